@@ -1,0 +1,75 @@
+import { isAbsolute, resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Where PGlite keeps its files, uploads live and the lock file sits. */
+  dataDir: string;
+  /** postgres://... selects a PostgreSQL server instead of the embedded database. */
+  databaseUrl: string | null;
+  simulator: boolean;
+  production: boolean;
+  /** Base address of the SPA, for links in emails. */
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Secret for signing access tokens; generated and kept in the data folder when not given. */
+  jwtSecret: string | null;
+  accessTokenTtlSeconds: number;
+  googleClientId: string | null;
+  googleJwksUrl: string;
+  googleIssuers: string[];
+  facebookAppId: string | null;
+  facebookAppSecret: string | null;
+  facebookGraphUrl: string;
+  /** Response validation against openapi.yaml: on except in production. */
+  validateResponses: boolean;
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function flag(value: string | undefined): boolean | null {
+  if (value === undefined || value === '') return null;
+  if (['1', 'on', 'true', 'yes'].includes(value.toLowerCase())) return true;
+  if (['0', 'off', 'false', 'no'].includes(value.toLowerCase())) return false;
+  throw new Error(`Expected on or off, got "${value}"`);
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return parsed;
+}
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const production = env.NODE_ENV === 'production';
+  const port = positiveInt('PORT', env.PORT, 8080);
+  const dataDir = env.DATA_DIR ? (isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(cwd, env.DATA_DIR)) : resolve(cwd, '.data');
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    simulator: flag(env.SIMULATOR) ?? !production,
+    production,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Casino <no-reply@casino.local>',
+    jwtSecret: env.JWT_SECRET || null,
+    accessTokenTtlSeconds: positiveInt('ACCESS_TOKEN_TTL_SECONDS', env.ACCESS_TOKEN_TTL_SECONDS, 24 * 60 * 60),
+    googleClientId: env.GOOGLE_CLIENT_ID || null,
+    googleJwksUrl: env.GOOGLE_JWKS_URL || 'https://www.googleapis.com/oauth2/v3/certs',
+    googleIssuers: (env.GOOGLE_ISSUERS || 'https://accounts.google.com,accounts.google.com').split(',').map((s) => s.trim()),
+    facebookAppId: env.FACEBOOK_APP_ID || null,
+    facebookAppSecret: env.FACEBOOK_APP_SECRET || null,
+    facebookGraphUrl: (env.FACEBOOK_GRAPH_URL || 'https://graph.facebook.com').replace(/\/+$/, ''),
+    validateResponses: flag(env.RESPONSE_VALIDATION) ?? !production,
+    logLevel: env.LOG_LEVEL || (production ? 'info' : 'warn'),
+  };
+}

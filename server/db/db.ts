@@ -1,0 +1,129 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/**
+ * The one query layer: plain parameterised SQL over either an embedded PGlite or a PostgreSQL server.
+ * Rows come back the same from both: int8 and count as numbers, NUMERIC as strings, timestamps as Dates.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn inside one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function one<T extends Row>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T> {
+  const rows = await db.query<T>(sql, params);
+  const first = rows[0];
+  if (!first) throw new Error('Expected one row, got none');
+  return first;
+}
+
+export async function maybeOne<T extends Row>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T | undefined> {
+  const rows = await db.query<T>(sql, params);
+  return rows[0];
+}
+
+class PGliteDb implements Db {
+  readonly kind = 'pglite';
+  constructor(private readonly pglite: PGlite) {}
+
+  async query<T extends Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.pglite.query<T>(sql, params as unknown[]);
+    return result.rows;
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.pglite.transaction(async (tx) =>
+      fn({
+        async query<R extends Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+          return (await tx.query<R>(sql, params as unknown[])).rows;
+        },
+      }),
+    );
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pglite.exec(sql);
+  }
+
+  async close(): Promise<void> {
+    await this.pglite.close();
+  }
+
+  /** A gzip-less tarball of the data folder, used by tests to clone a migrated database quickly. */
+  dump(): Promise<Blob> {
+    return this.pglite.dumpDataDir('none');
+  }
+}
+
+// int8 (oid 20) as a number, like PGlite: ids and counts stay far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+class PostgresDb implements Db {
+  readonly kind = 'postgres';
+  constructor(private readonly pool: pg.Pool) {}
+
+  async query<T extends Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.pool.query<T>(sql, params as unknown[]);
+    return result.rows;
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const value = await fn({
+        async query<R extends Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+          return (await client.query<R>(sql, params as unknown[])).rows;
+        },
+      });
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+export type DbOptions =
+  | { kind: 'pglite'; dataDir?: string; loadFrom?: Blob }
+  | { kind: 'postgres'; url: string; maxConnections?: number };
+
+export async function openDb(options: DbOptions): Promise<Db> {
+  if (options.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+    await pool.query('SELECT 1');
+    return new PostgresDb(pool);
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadFrom ? { loadDataDir: options.loadFrom } : {}),
+  });
+  return new PGliteDb(pglite);
+}
+
+export function isPGlite(db: Db): db is Db & { dump(): Promise<Blob> } {
+  return db instanceof PGliteDb;
+}
