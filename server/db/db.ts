@@ -9,7 +9,7 @@ import pg from 'pg';
 export type Row = Record<string, unknown>;
 
 export interface Queryable {
-  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
 export interface Db extends Queryable {
@@ -21,14 +21,14 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
-export async function one<T extends Row>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T> {
+export async function one<T extends object>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T> {
   const rows = await db.query<T>(sql, params);
   const first = rows[0];
   if (!first) throw new Error('Expected one row, got none');
   return first;
 }
 
-export async function maybeOne<T extends Row>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T | undefined> {
+export async function maybeOne<T extends object>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T | undefined> {
   const rows = await db.query<T>(sql, params);
   return rows[0];
 }
@@ -37,7 +37,7 @@ class PGliteDb implements Db {
   readonly kind = 'pglite';
   constructor(private readonly pglite: PGlite) {}
 
-  async query<T extends Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const result = await this.pglite.query<T>(sql, params as unknown[]);
     return result.rows;
   }
@@ -45,7 +45,7 @@ class PGliteDb implements Db {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.pglite.transaction(async (tx) =>
       fn({
-        async query<R extends Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+        async query<R extends object>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
           return (await tx.query<R>(sql, params as unknown[])).rows;
         },
       }),
@@ -73,7 +73,7 @@ class PostgresDb implements Db {
   readonly kind = 'postgres';
   constructor(private readonly pool: pg.Pool) {}
 
-  async query<T extends Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const result = await this.pool.query<T>(sql, params as unknown[]);
     return result.rows;
   }
@@ -83,7 +83,7 @@ class PostgresDb implements Db {
     try {
       await client.query('BEGIN');
       const value = await fn({
-        async query<R extends Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+        async query<R extends object>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
           return (await client.query<R>(sql, params as unknown[])).rows;
         },
       });

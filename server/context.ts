@@ -1,0 +1,18 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/db.ts';
+import type { TokenService } from './domain/tokens.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
+import type { MailTransport } from './providers/mail.ts';
+
+/** Everything a handler or domain function may use, built once at start and injected. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  mail: MailTransport;
+  tokens: TokenService;
+  limiter: RateLimiter;
+  /** The server's clock; tests move it. */
+  now: () => Date;
+  /** Where uploaded files are kept (documents, profile images). */
+  uploadsDir: string;
+}

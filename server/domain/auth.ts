@@ -1,0 +1,309 @@
+import { hash, verify } from '@node-rs/argon2';
+import { randomBytes } from 'node:crypto';
+import { EncodedSignupInput } from '../../src/rules/user.ts';
+import { EncodedResetPasswordInput, EncodedPasswordChange } from '../../src/rules/auth.ts';
+import { decodePassword } from '../../src/rules/password.ts';
+import { validate } from '../../src/rules/validate.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { RATE_RULES, type RateRule } from '../http/rate-limit.ts';
+import { passwordResetEmail, verificationEmail, type MailMessage } from '../providers/mail.ts';
+import type { SocialProfile } from '../providers/identity.ts';
+import { hashEmailToken, newEmailToken } from './tokens.ts';
+import { findUserByEmail, findUserById, findUserByLogin, isSelfExcluded, type UserRow } from './users.ts';
+
+// Argon2id (the library's Algorithm.Argon2id, a const enum that isolated modules cannot read).
+const HASH_OPTIONS = { algorithm: 2 } as const;
+const VERIFY_EMAIL_TTL_MS = 48 * 60 * 60_000;
+export const RESET_PASSWORD_TTL_MINUTES = 30;
+
+export function hashPassword(plain: string): Promise<string> {
+  return hash(plain, HASH_OPTIONS);
+}
+
+function rateLimit(ctx: AppContext, key: string, rule: RateRule): void {
+  const retryAfter = ctx.limiter.hit(key, rule, ctx.now().getTime());
+  if (retryAfter !== null) throw new ApiError(429, 'RATE_LIMITED', undefined, { 'retry-after': String(retryAfter) });
+}
+
+/** Refuses players who may not hold a session: inactive, or self-excluded. */
+export function assertMayPlay(user: UserRow, now: Date): void {
+  if (!user.active) throw new ApiError(403, 'USER_INACTIVE');
+  if (isSelfExcluded(user, now)) throw new ApiError(403, 'SELF_EXCLUDED');
+}
+
+async function startSession(ctx: AppContext, db: Queryable, user: UserRow) {
+  const now = ctx.now();
+  const issued = await ctx.tokens.issue(db, user.id, now);
+  const updated = await one<UserRow>(db, 'UPDATE users SET last_login_at = $2 WHERE id = $1 RETURNING *', [user.id, now]);
+  return { accessToken: issued.accessToken, expiresAt: issued.expiresAt, user: updated };
+}
+
+export async function login(ctx: AppContext, input: { email: string; password: string }, ip: string) {
+  rateLimit(ctx, `login:ip:${ip}`, RATE_RULES.loginPerIp);
+  const password = decodePassword(input.password);
+  if (password === null) throw badRequest([{ field: 'password', code: 'password.encoding' }]);
+  const user = await findUserByLogin(ctx.db, input.email.trim());
+  if (!user) throw new ApiError(404, 'USER_DOES_NOT_EXISTS');
+  rateLimit(ctx, `login:user:${user.id}`, RATE_RULES.loginPerAccount);
+  if (!user.password_hash || !(await verify(user.password_hash, password))) {
+    throw new ApiError(422, 'WRONG_PASSWORD');
+  }
+  assertMayPlay(user, ctx.now());
+  if (!user.email_verified_at) throw new ApiError(403, 'EMAIL_NOT_VERIFIED');
+  return startSession(ctx, ctx.db, user);
+}
+
+function newReferralCode(): string {
+  return randomBytes(6).toString('hex').toUpperCase();
+}
+
+async function createWallets(db: Queryable, userId: number): Promise<void> {
+  await db.query(
+    `INSERT INTO wallets (user_id, currency_id, selected)
+     SELECT $1, c.id, row_number() OVER (ORDER BY c.sort_order, c.id) = 1
+     FROM currencies c WHERE c.enabled
+     ON CONFLICT (user_id, currency_id) DO NOTHING`,
+    [userId],
+  );
+}
+
+/** Creates a verification token in the caller's transaction; the email goes out after it commits. */
+async function prepareVerification(ctx: AppContext, db: Queryable, user: UserRow): Promise<MailMessage> {
+  const { token, hash: tokenHash } = newEmailToken();
+  await db.query(
+    "INSERT INTO user_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, 'verify_email', $2, $3)",
+    [user.id, tokenHash, new Date(ctx.now().getTime() + VERIFY_EMAIL_TTL_MS)],
+  );
+  const link = `${ctx.config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
+  return verificationEmail({ to: user.email, firstName: user.first_name, link });
+}
+
+function uniqueViolation(error: unknown): string | null {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  if (e.code !== '23505') return null;
+  return e.constraint ?? e.message ?? '';
+}
+
+export async function signup(ctx: AppContext, body: unknown, ip: string): Promise<UserRow> {
+  rateLimit(ctx, `signup:ip:${ip}`, RATE_RULES.signupPerIp);
+  const result = validate(EncodedSignupInput, body);
+  if (!result.ok) throw badRequest(result.fields);
+  const input = result.value;
+  const password = decodePassword(input.password);
+  if (password === null) throw badRequest([{ field: 'password', code: 'password.encoding' }]);
+  const passwordHash = await hashPassword(password);
+  try {
+    const { user, message } = await ctx.db.transaction(async (tx) => {
+      const taken = await maybeOne(
+        tx,
+        'SELECT id FROM users WHERE lower(email) = lower($1) OR lower(username) = lower($2) LIMIT 1',
+        [input.email, input.username],
+      );
+      if (taken) throw new ApiError(409, 'USERNAME_OR_EMAIL_ALREADY_EXISTS');
+      const phoneTaken = await maybeOne(tx, 'SELECT id FROM users WHERE phone_code = $1 AND phone = $2', [
+        input.phoneCode,
+        input.phone,
+      ]);
+      if (phoneTaken) throw new ApiError(409, 'PHONE_IS_TAKEN');
+      let referrerId: number | null = null;
+      if (input.referralCode) {
+        const referrer = await maybeOne<{ id: number }>(tx, 'SELECT id FROM users WHERE referral_code = upper($1)', [
+          input.referralCode,
+        ]);
+        if (!referrer) throw new ApiError(422, 'REFERRAL_CODE_NOT_FOUND');
+        referrerId = referrer.id;
+      }
+      const user = await one<UserRow>(
+        tx,
+        `INSERT INTO users (email, username, password_hash, first_name, middle_name, last_name, phone_code, phone,
+           date_of_birth, gender, address, city, state_code, country_code, zip_code, referral_code, referred_by_user_id)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) RETURNING *`,
+        [
+          input.email.trim(),
+          input.username,
+          passwordHash,
+          input.firstName.trim(),
+          input.middleName?.trim() || null,
+          input.lastName.trim(),
+          input.phoneCode,
+          input.phone,
+          input.dateOfBirth,
+          input.gender,
+          input.address.trim(),
+          input.city.trim(),
+          input.stateCode,
+          input.countryCode,
+          input.zipCode,
+          newReferralCode(),
+          referrerId,
+        ],
+      );
+      await createWallets(tx, user.id);
+      return { user, message: await prepareVerification(ctx, tx, user) };
+    });
+    await ctx.mail.send(message);
+    return user;
+  } catch (error) {
+    // Two signups racing past the checks above meet the unique indexes instead.
+    const constraint = uniqueViolation(error);
+    if (constraint === null) throw error;
+    if (constraint.includes('phone')) throw new ApiError(409, 'PHONE_IS_TAKEN');
+    throw new ApiError(409, 'USERNAME_OR_EMAIL_ALREADY_EXISTS');
+  }
+}
+
+export async function resendVerification(ctx: AppContext, email: string, ip: string): Promise<void> {
+  rateLimit(ctx, `forgot:ip:${ip}`, RATE_RULES.forgotPerIp);
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user || user.email_verified_at) return;
+  rateLimit(ctx, `verify:user:${user.id}`, RATE_RULES.forgotPerAccount);
+  const message = await ctx.db.transaction((tx) => prepareVerification(ctx, tx, user));
+  await ctx.mail.send(message);
+}
+
+/** Marks a single-use token used and returns its user, or refuses with INVALID_TOKEN. */
+async function consumeToken(tx: Queryable, token: string, purpose: 'verify_email' | 'reset_password', now: Date) {
+  const row = await maybeOne<{ user_id: number }>(
+    tx,
+    `UPDATE user_tokens SET used_at = $3
+     WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
+     RETURNING user_id`,
+    [hashEmailToken(token), purpose, now],
+  );
+  if (!row) throw new ApiError(422, 'INVALID_TOKEN');
+  return row.user_id;
+}
+
+export async function verifyEmail(ctx: AppContext, token: string): Promise<UserRow> {
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const already = await maybeOne<{ email_verified_at: Date | null }>(
+      tx,
+      `SELECT u.email_verified_at FROM user_tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.token_hash = $1 AND t.purpose = 'verify_email'`,
+      [hashEmailToken(token)],
+    );
+    if (already?.email_verified_at) throw new ApiError(409, 'EMAIL_ALREADY_VERIFIED');
+    const userId = await consumeToken(tx, token, 'verify_email', now);
+    return one<UserRow>(tx, 'UPDATE users SET email_verified_at = $2, updated_at = $2 WHERE id = $1 RETURNING *', [
+      userId,
+      now,
+    ]);
+  });
+}
+
+export async function forgotPassword(ctx: AppContext, email: string, ip: string): Promise<void> {
+  rateLimit(ctx, `forgot:ip:${ip}`, RATE_RULES.forgotPerIp);
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user || !user.active) return; // the answer is the same, so accounts cannot be discovered here
+  rateLimit(ctx, `forgot:user:${user.id}`, RATE_RULES.forgotPerAccount);
+  const { token, hash: tokenHash } = newEmailToken();
+  await ctx.db.query(
+    "INSERT INTO user_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, 'reset_password', $2, $3)",
+    [user.id, tokenHash, new Date(ctx.now().getTime() + RESET_PASSWORD_TTL_MINUTES * 60_000)],
+  );
+  const link = `${ctx.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  await ctx.mail.send(
+    passwordResetEmail({ to: user.email, firstName: user.first_name, link, expiresInMinutes: RESET_PASSWORD_TTL_MINUTES }),
+  );
+}
+
+export async function resetPassword(ctx: AppContext, body: unknown): Promise<void> {
+  const result = validate(EncodedResetPasswordInput, body);
+  if (!result.ok) throw badRequest(result.fields);
+  const plain = decodePassword(result.value.newPassword);
+  if (plain === null) throw badRequest([{ field: 'newPassword', code: 'password.encoding' }]);
+  const passwordHash = await hashPassword(plain);
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const userId = await consumeToken(tx, result.value.token, 'reset_password', now);
+    // Following the emailed link proves the address too.
+    await tx.query(
+      'UPDATE users SET password_hash = $2, email_verified_at = COALESCE(email_verified_at, $3), updated_at = $3 WHERE id = $1',
+      [userId, passwordHash, now],
+    );
+    await ctx.tokens.revokeAll(tx, userId, now);
+  });
+}
+
+export async function changePassword(ctx: AppContext, userId: number, sessionId: string, body: unknown): Promise<void> {
+  const result = validate(EncodedPasswordChange, body);
+  if (!result.ok) throw badRequest(result.fields);
+  const oldPassword = decodePassword(result.value.oldPassword);
+  const newPassword = decodePassword(result.value.newPassword);
+  if (oldPassword === null) throw badRequest([{ field: 'oldPassword', code: 'password.encoding' }]);
+  if (newPassword === null) throw badRequest([{ field: 'newPassword', code: 'password.encoding' }]);
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new ApiError(404, 'USER_DOES_NOT_EXISTS');
+  if (!user.password_hash || !(await verify(user.password_hash, oldPassword))) {
+    throw new ApiError(422, 'WRONG_PASSWORD');
+  }
+  const passwordHash = await hashPassword(newPassword);
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    await tx.query('UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1', [userId, passwordHash, now]);
+    // Other devices are signed out; this session stays.
+    await tx.query('UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL', [
+      userId,
+      sessionId,
+      now,
+    ]);
+  });
+}
+
+export async function logout(ctx: AppContext, sessionId: string): Promise<void> {
+  await ctx.tokens.revoke(ctx.db, sessionId, ctx.now());
+}
+
+/** Usernames for social sign-ups: from the email's local part, made alphanumeric and unique. */
+async function freeUsername(db: Queryable, seed: string): Promise<string> {
+  const base = (seed.replace(/[^A-Za-z0-9]/g, '') || 'player').slice(0, 14);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const candidate = attempt === 0 && base.length >= 3 ? base : `${base}${randomBytes(3).readUIntBE(0, 3) % 1_000_000}`;
+    const taken = await maybeOne(db, 'SELECT 1 FROM users WHERE lower(username) = lower($1)', [candidate]);
+    if (!taken) return candidate;
+  }
+  throw new Error('No free username found');
+}
+
+/** Letters only, as the name rules want; social profiles may carry anything. */
+function cleanName(value: string | null): string {
+  return (value ?? '').replace(/[^\p{L}\p{M}' -]/gu, '').trim().slice(0, 50);
+}
+
+export async function socialLogin(ctx: AppContext, profile: SocialProfile) {
+  const column = profile.provider === 'google' ? 'google_sub' : 'facebook_id';
+  return ctx.db.transaction(async (tx) => {
+    let user = await maybeOne<UserRow>(tx, `SELECT * FROM users WHERE ${column} = $1`, [profile.subject]);
+    let isNewUser = false;
+    if (!user && profile.email) {
+      // An account with this email signs in its own way: linking here would let whoever registered the
+      // address first (perhaps without proving it) share the account with the social identity.
+      const byEmail = await maybeOne(tx, 'SELECT 1 FROM users WHERE lower(email) = lower($1)', [profile.email]);
+      if (byEmail) throw new ApiError(409, 'EMAIL_ALREADY_EXISTS');
+    }
+    if (!user) {
+      if (!profile.email || !profile.emailVerified) throw new ApiError(422, 'SOCIAL_LOGIN_FAILED');
+      user = await one<UserRow>(
+        tx,
+        `INSERT INTO users (email, username, first_name, last_name, email_verified_at, referral_code, ${column})
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [
+          profile.email,
+          await freeUsername(tx, profile.email.split('@')[0] ?? ''),
+          cleanName(profile.firstName),
+          cleanName(profile.lastName),
+          ctx.now(),
+          newReferralCode(),
+          profile.subject,
+        ],
+      );
+      await createWallets(tx, user.id);
+      isNewUser = true;
+    }
+    assertMayPlay(user, ctx.now());
+    return { ...(await startSession(ctx, tx, user)), isNewUser };
+  });
+}

@@ -1,0 +1,454 @@
+import { randomBytes } from 'node:crypto';
+import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { normalisePaging } from './common.ts';
+
+/**
+ * The game catalogue: providers, categories, sub-categories, the paged game listing with search and
+ * favourites, game sessions (real or demo) and the generated thumbnails.
+ */
+
+export type Device = 'desktop' | 'mobile';
+
+/** The game does not exist or is not active. */
+export class GameNotFoundError extends Error {
+  readonly code = 'GAME_NOT_FOUND_ERROR';
+  constructor(readonly gameId: number) {
+    super(`Game ${gameId} not found`);
+    this.name = 'GameNotFoundError';
+  }
+}
+
+/** A demo session was asked for a game without a demo mode. */
+export class DemoNotAvailableError extends Error {
+  readonly code = 'DEMO_NOT_AVAILABLE';
+  constructor(readonly gameId: number) {
+    super(`Game ${gameId} has no demo mode`);
+    this.name = 'DemoNotAvailableError';
+  }
+}
+
+/** A real-money session was asked without a logged-in player. */
+export class LoginRequiredError extends Error {
+  readonly code = 'LOGIN_REQUIRED';
+  constructor() {
+    super('Real-money play needs a logged-in player');
+    this.name = 'LoginRequiredError';
+  }
+}
+
+/** The session's currency is unknown or disabled. */
+export class CurrencyNotAvailableError extends Error {
+  readonly code = 'CURRENCY_NOT_AVAILABLE';
+  constructor(readonly currencyCode: string) {
+    super(`Currency ${currencyCode} is not available`);
+    this.name = 'CurrencyNotAvailableError';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Providers, categories, sub-categories
+
+export interface Provider {
+  id: number;
+  name: string;
+  slug: string;
+  /** Active games of this provider. */
+  gameCount: number;
+}
+
+export async function listProviders(db: Queryable): Promise<Provider[]> {
+  const rows = await db.query<{ id: number; name: string; slug: string; game_count: number }>(
+    `SELECT p.id, p.name, p.slug, coalesce(g.game_count, 0)::int AS game_count
+     FROM providers p
+     LEFT JOIN (SELECT provider_id, count(*) AS game_count FROM games WHERE active GROUP BY provider_id) g
+       ON g.provider_id = p.id
+     WHERE p.active
+     ORDER BY p.name, p.id`,
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, gameCount: r.game_count }));
+}
+
+export interface Category {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+export async function listCategories(db: Queryable): Promise<Category[]> {
+  return db.query<{ id: number; name: string; slug: string }>(
+    'SELECT id, name, slug FROM categories ORDER BY sort_order, id',
+  );
+}
+
+export interface SubCategory {
+  id: number;
+  categoryId: number;
+  name: string;
+  slug: string;
+}
+
+/** Sub-categories of one category, or all of them (in category order) when categoryId is omitted. */
+export async function listSubCategories(db: Queryable, categoryId?: number): Promise<SubCategory[]> {
+  const rows = await db.query<{ id: number; category_id: number; name: string; slug: string }>(
+    `SELECT s.id, s.category_id, s.name, s.slug
+     FROM sub_categories s JOIN categories c ON c.id = s.category_id
+     WHERE $1::int IS NULL OR s.category_id = $1::int
+     ORDER BY c.sort_order, s.sort_order, s.id`,
+    [categoryId ?? null],
+  );
+  return rows.map((r) => ({ id: r.id, categoryId: r.category_id, name: r.name, slug: r.slug }));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Games
+
+export interface GameListRow {
+  id: number;
+  name: string;
+  slug: string;
+  identifier: string;
+  providerId: number;
+  providerName: string;
+  categoryId: number;
+  subCategoryId: number | null;
+  /** `/api/v1/casino/thumbnail/{id}`: a generated SVG, see {@link renderThumbnail}. */
+  thumbnailUrl: string;
+  hasDemo: boolean;
+  devices: Device[];
+  /** False when the listing is not for a player. */
+  isFavorite: boolean;
+  /** Return to player in percent, e.g. '96.50'; null when not published. */
+  rtp: string | null;
+}
+
+export interface Game extends Omit<GameListRow, 'isFavorite'> {
+  thumbnailHue: number;
+}
+
+export interface ListGamesOptions {
+  /** 1-based. */
+  page: number;
+  /** 1 to 100. */
+  limit: number;
+  categoryId?: number;
+  subCategoryId?: number;
+  providerId?: number;
+  /** Case-insensitive substring of the name; '%', '_' and '\' are matched literally. */
+  search?: string;
+  device?: Device;
+  /** The player asking: fills isFavorite, and is needed for favoritesOnly. */
+  userId?: number | null;
+  favoritesOnly?: boolean;
+}
+
+export interface GamePage {
+  rows: GameListRow[];
+  /** Games matching the filters, over all pages. */
+  count: number;
+}
+
+interface GameRow {
+  id: number;
+  name: string;
+  slug: string;
+  identifier: string;
+  provider_id: number;
+  provider_name: string;
+  category_id: number;
+  sub_category_id: number | null;
+  has_demo: boolean;
+  devices: Device[];
+  rtp: string | null;
+  thumbnail_hue: number;
+}
+
+function toGame(r: GameRow): Game {
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    identifier: r.identifier,
+    providerId: r.provider_id,
+    providerName: r.provider_name,
+    categoryId: r.category_id,
+    subCategoryId: r.sub_category_id,
+    thumbnailUrl: `/api/v1/casino/thumbnail/${r.id}`,
+    hasDemo: r.has_demo,
+    devices: r.devices,
+    rtp: r.rtp,
+    thumbnailHue: r.thumbnail_hue,
+  };
+}
+
+/** Escapes LIKE's wildcards and its escape character, so user input matches literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Active games of active providers, ordered by (sort_order, id), one page at a time with the total.
+ * Each filter maps onto a partial index in listing order, so a page is an index range scan; a search
+ * scans the stored lower-cased names (a few milliseconds for tens of thousands of games).
+ */
+export async function listGames(db: Queryable, options: ListGamesOptions): Promise<GamePage> {
+  const { limit, offset } = normalisePaging(options);
+  const userId = options.userId ?? null;
+  if (options.favoritesOnly && userId === null) return { rows: [], count: 0 };
+
+  const params: unknown[] = [];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where = ['g.active'];
+  // Providers are few and almost never inactive: filtering them out by id only when some are keeps the
+  // count an index(-only) scan instead of a join over every matching game.
+  const inactiveProviders = await db.query<{ id: number }>('SELECT id FROM providers WHERE NOT active');
+  if (inactiveProviders.length > 0) {
+    where.push(`g.provider_id <> ALL (${param(inactiveProviders.map((p) => p.id))}::int[])`);
+  }
+  if (options.categoryId !== undefined) where.push(`g.category_id = ${param(options.categoryId)}`);
+  if (options.subCategoryId !== undefined) where.push(`g.sub_category_id = ${param(options.subCategoryId)}`);
+  if (options.providerId !== undefined) where.push(`g.provider_id = ${param(options.providerId)}`);
+  if (options.device !== undefined) where.push(`${param(options.device)}::text = ANY (g.devices)`);
+  const search = options.search?.trim() ?? '';
+  if (search !== '') {
+    where.push(`g.search_name LIKE '%' || lower(${param(escapeLike(search))}::text) || '%' ESCAPE '\\'`);
+  }
+  if (options.favoritesOnly) {
+    where.push(`EXISTS (SELECT 1 FROM favorite_games f WHERE f.user_id = ${param(userId)}::bigint AND f.game_id = g.id)`);
+  }
+  const filterParams = [...params];
+  const whereSql = where.join(' AND ');
+
+  const userParam = param(userId);
+  // A search scans the names anyway: counting in the same pass (a window count) saves a second scan.
+  // Other filters page through an index, and count with a separate index(-only) scan.
+  const countInline = search !== '';
+  const rows = await db.query<GameRow & { is_favorite: boolean; total_count?: number }>(
+    `SELECT g.id, g.name, g.slug, g.identifier, g.provider_id, p.name AS provider_name, g.category_id,
+       g.sub_category_id, g.has_demo, g.devices, g.rtp::text AS rtp, g.thumbnail_hue,
+       (${userParam}::bigint IS NOT NULL AND EXISTS (
+         SELECT 1 FROM favorite_games f WHERE f.user_id = ${userParam}::bigint AND f.game_id = g.id)) AS is_favorite
+       ${countInline ? ', count(*) OVER () AS total_count' : ''}
+     FROM games g JOIN providers p ON p.id = g.provider_id
+     WHERE ${whereSql}
+     ORDER BY g.sort_order, g.id
+     LIMIT ${param(limit)} OFFSET ${param(offset)}`,
+    params,
+  );
+  let count: number;
+  const first = rows[0];
+  if (countInline && first?.total_count !== undefined) count = first.total_count;
+  else if (countInline && offset === 0) count = 0;
+  else count = (await one<{ count: number }>(db, `SELECT count(*) AS count FROM games g WHERE ${whereSql}`, filterParams)).count;
+  return {
+    rows: rows.map((r) => {
+      const { thumbnailHue: _hue, ...game } = toGame(r);
+      return { ...game, isFavorite: r.is_favorite };
+    }),
+    count,
+  };
+}
+
+/** An active game of an active provider, or null. */
+export async function getGame(db: Queryable, id: number): Promise<Game | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const row = await maybeOne<GameRow>(
+    db,
+    `SELECT g.id, g.name, g.slug, g.identifier, g.provider_id, p.name AS provider_name, g.category_id,
+       g.sub_category_id, g.has_demo, g.devices, g.rtp::text AS rtp, g.thumbnail_hue
+     FROM games g JOIN providers p ON p.id = g.provider_id
+     WHERE g.id = $1 AND g.active AND p.active`,
+    [id],
+  );
+  return row ? toGame(row) : null;
+}
+
+export interface FavoriteToggle {
+  gameId: number;
+  isFavorite: boolean;
+}
+
+/** Adds the game to the player's favourites, or removes it when it is there. One atomic statement. */
+export async function toggleFavorite(db: Queryable, userId: number, gameId: number): Promise<FavoriteToggle> {
+  if (!Number.isSafeInteger(gameId) || gameId <= 0) throw new GameNotFoundError(gameId);
+  const result = await one<{ found: number; added: number }>(
+    db,
+    `WITH game AS (
+       SELECT g.id FROM games g JOIN providers p ON p.id = g.provider_id WHERE g.id = $2 AND g.active AND p.active
+     ), removed AS (
+       DELETE FROM favorite_games WHERE user_id = $1 AND game_id IN (SELECT id FROM game) RETURNING game_id
+     ), added AS (
+       INSERT INTO favorite_games (user_id, game_id)
+       SELECT $1, id FROM game WHERE NOT EXISTS (SELECT 1 FROM removed)
+       ON CONFLICT DO NOTHING
+       RETURNING game_id
+     )
+     SELECT (SELECT count(*) FROM game) AS found, (SELECT count(*) FROM added) AS added`,
+    [userId, gameId],
+  );
+  if (result.found === 0) throw new GameNotFoundError(gameId);
+  return { gameId, isFavorite: result.added > 0 };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Game sessions
+
+export const GAME_SESSION_TTL_MS = 4 * 60 * 60 * 1000;
+
+export interface CreateGameSessionInput {
+  /** null for a visitor: only demo play is allowed then. */
+  userId: number | null;
+  gameId: number;
+  demo: boolean;
+  /** Real-money sessions: the wallet currency played with. Ignored for demo sessions. */
+  currencyCode?: string | null;
+}
+
+export interface GameSession {
+  sessionId: string;
+  launchUrl: string;
+  gameId: number;
+  demo: boolean;
+  expiresAt: Date;
+}
+
+/**
+ * Opens a session for a game. Throws LoginRequiredError for real-money play without a player,
+ * GameNotFoundError for an unknown or inactive game, DemoNotAvailableError for demo play of a game
+ * without a demo, CurrencyNotAvailableError for an unknown or disabled currency.
+ */
+export async function createGameSession(db: Queryable, input: CreateGameSessionInput): Promise<GameSession> {
+  if (!input.demo && input.userId === null) throw new LoginRequiredError();
+  const game = await getGame(db, input.gameId);
+  if (!game) throw new GameNotFoundError(input.gameId);
+  if (input.demo && !game.hasDemo) throw new DemoNotAvailableError(input.gameId);
+  const currencyCode = input.demo ? null : (input.currencyCode ?? null);
+  if (currencyCode !== null) {
+    const currency = await maybeOne(db, 'SELECT 1 FROM currencies WHERE code = $1 AND enabled', [currencyCode]);
+    if (!currency) throw new CurrencyNotAvailableError(currencyCode);
+  }
+  // 192 random bits, URL-safe: the session id is the only credential of the launch URL.
+  const sessionId = randomBytes(24).toString('base64url');
+  const expiresAt = new Date(Date.now() + GAME_SESSION_TTL_MS);
+  await db.query(
+    `INSERT INTO game_sessions (id, user_id, game_id, demo, currency_code, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [sessionId, input.userId, game.id, input.demo, currencyCode, expiresAt],
+  );
+  return { sessionId, launchUrl: `/play/${sessionId}`, gameId: game.id, demo: input.demo, expiresAt };
+}
+
+export interface StoredGameSession {
+  sessionId: string;
+  userId: number | null;
+  gameId: number;
+  demo: boolean;
+  currencyCode: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** A session that exists and has not expired, or null. */
+export async function getGameSession(db: Queryable, sessionId: string): Promise<StoredGameSession | null> {
+  const row = await maybeOne<{
+    id: string;
+    user_id: number | null;
+    game_id: number;
+    demo: boolean;
+    currency_code: string | null;
+    created_at: Date;
+    expires_at: Date;
+  }>(
+    db,
+    `SELECT id, user_id, game_id, demo, currency_code, created_at, expires_at
+     FROM game_sessions WHERE id = $1 AND expires_at > now()`,
+    [sessionId],
+  );
+  if (!row) return null;
+  return {
+    sessionId: row.id,
+    userId: row.user_id,
+    gameId: row.game_id,
+    demo: row.demo,
+    currencyCode: row.currency_code,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Thumbnails
+
+export interface ThumbnailInput {
+  name: string;
+  providerName: string;
+  thumbnailHue: number;
+}
+
+const THUMBNAIL_WIDTH = 300;
+const THUMBNAIL_HEIGHT = 400;
+const MAX_LINE_CHARS = 14;
+const MAX_LINES = 3;
+
+export function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) =>
+    c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : c === '"' ? '&quot;' : '&apos;',
+  );
+}
+
+/** Cuts `text` to `max` characters, ending with '…' when it was cut (or when `forceEllipsis`). */
+function truncate(text: string, max: number, forceEllipsis = false): string {
+  const chars = [...text];
+  if (chars.length <= max && !forceEllipsis) return text;
+  if (chars.length < max) return `${text}…`;
+  return `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+}
+
+/** Greedy word wrap into at most `maxLines` lines; what does not fit ends the last line with '…'. */
+export function wrapTitle(text: string, maxChars = MAX_LINE_CHARS, maxLines = MAX_LINES): string[] {
+  const words = text.trim().split(/\s+/).filter((w) => w !== '');
+  const lines: string[] = [];
+  let next = 0;
+  while (next < words.length && lines.length < maxLines) {
+    let line = words[next] ?? '';
+    next += 1;
+    for (let word = words[next]; word !== undefined && [...`${line} ${word}`].length <= maxChars; word = words[next]) {
+      line = `${line} ${word}`;
+      next += 1;
+    }
+    lines.push(line);
+  }
+  const overflow = next < words.length;
+  return lines.map((line, i) => truncate(line, maxChars, overflow && i === lines.length - 1));
+}
+
+/**
+ * A self-contained 300x400 SVG card for a game: a gradient from its hue, the name on one to three
+ * lines and the provider's name small at the bottom. All text is XML-escaped; no external references.
+ */
+export function renderThumbnail(game: ThumbnailInput): string {
+  const hue = ((Math.round(Number.isFinite(game.thumbnailHue) ? game.thumbnailHue : 0) % 360) + 360) % 360;
+  const hue2 = (hue + 40) % 360;
+  const lines = wrapTitle(game.name);
+  const fontSize = lines.length <= 1 ? 40 : lines.length === 2 ? 36 : 32;
+  const lineHeight = Math.round(fontSize * 1.2);
+  const firstY = Math.round(THUMBNAIL_HEIGHT / 2 - ((lines.length - 1) * lineHeight) / 2 + fontSize / 3);
+  const text = lines
+    .map((line, i) => `<tspan x="150" y="${firstY + i * lineHeight}">${escapeXml(line)}</tspan>`)
+    .join('');
+  const provider = escapeXml(truncate(game.providerName, 28));
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMBNAIL_WIDTH}" height="${THUMBNAIL_HEIGHT}" viewBox="0 0 ${THUMBNAIL_WIDTH} ${THUMBNAIL_HEIGHT}">` +
+    `<defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">` +
+    `<stop offset="0" stop-color="hsl(${hue},70%,48%)"/><stop offset="1" stop-color="hsl(${hue2},75%,22%)"/>` +
+    `</linearGradient></defs>` +
+    `<rect width="${THUMBNAIL_WIDTH}" height="${THUMBNAIL_HEIGHT}" rx="16" fill="url(#bg)"/>` +
+    `<circle cx="250" cy="60" r="90" fill="#fff" fill-opacity="0.08"/>` +
+    `<circle cx="40" cy="360" r="120" fill="#000" fill-opacity="0.12"/>` +
+    `<text font-family="Helvetica, Arial, sans-serif" font-size="${fontSize}" font-weight="700" fill="#fff" text-anchor="middle">${text}</text>` +
+    `<text x="150" y="372" font-family="Helvetica, Arial, sans-serif" font-size="16" fill="#fff" fill-opacity="0.8" text-anchor="middle">${provider}</text>` +
+    `</svg>`
+  );
+}

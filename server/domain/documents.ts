@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkFileContent, sniffFileType } from '../../src/rules/files.ts';
+import type { AppContext } from '../context.ts';
+import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { ApiError } from '../errors.ts';
+import { hasCompleteProfile, type UserRow } from './users.ts';
+
+export type DocumentStatus = 'Under Review' | 'Approved' | 'Rejected';
+
+export interface DocumentRow {
+  [key: string]: unknown;
+  id: number;
+  user_id: number;
+  document_label_id: number;
+  label: string;
+  status: DocumentStatus;
+  file_name: string;
+  created_at: Date;
+  reviewed_at: Date | null;
+}
+
+export interface DocumentLabelRow {
+  [key: string]: unknown;
+  id: number;
+  key: string;
+  name: string;
+  description: string;
+  required: boolean;
+}
+
+export const MAX_FILES_PER_UPLOAD = 10;
+
+const SELECT_DOCUMENT = `SELECT d.id, d.user_id, d.document_label_id, l.name AS label, d.status, d.file_name, d.created_at, d.reviewed_at
+  FROM documents d JOIN document_labels l ON l.id = d.document_label_id`;
+
+export function listDocumentLabels(db: Queryable): Promise<DocumentLabelRow[]> {
+  return db.query<DocumentLabelRow>('SELECT id, key, name, description, required FROM document_labels ORDER BY sort_order, id');
+}
+
+export function listDocuments(db: Queryable, userId: number): Promise<DocumentRow[]> {
+  return db.query<DocumentRow>(`${SELECT_DOCUMENT} WHERE d.user_id = $1 ORDER BY d.id DESC`, [userId]);
+}
+
+/** The player's file name, kept for display: no path, no control characters, bounded. */
+function displayName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-120);
+  return clean || 'document';
+}
+
+export interface DocumentUpload {
+  documentLabelId: number;
+  fileName: string;
+  bytes: Buffer;
+}
+
+/**
+ * Stores the uploads as one unit: every file is checked first, then all rows are written in one
+ * transaction; a failure leaves neither rows nor files behind.
+ */
+export async function uploadDocuments(ctx: AppContext, user: UserRow, uploads: DocumentUpload[]): Promise<DocumentRow[]> {
+  if (!hasCompleteProfile(user)) throw new ApiError(422, 'PROFILE_INCOMPLETE');
+  const labelIds = uploads.map((upload) => upload.documentLabelId);
+  if (new Set(labelIds).size !== labelIds.length) {
+    throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: 'documentLabelId', code: 'duplicate' }]);
+  }
+  const typed = uploads.map((upload, index) => {
+    const issue = checkFileContent(upload.bytes, 'document', upload.fileName);
+    if (issue === 'file.size') throw new ApiError(413, 'FILE_TOO_LARGE');
+    if (issue !== null) throw new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED', [{ field: `file.${index}`, code: issue }]);
+    const type = sniffFileType(upload.bytes);
+    if (type === null) throw new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED');
+    return { ...upload, type, storedName: randomBytes(18).toString('base64url') };
+  });
+  const dir = join(ctx.uploadsDir, 'documents');
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const ids: number[] = [];
+      for (const upload of typed) {
+        const label = await maybeOne(tx, 'SELECT 1 FROM document_labels WHERE id = $1', [upload.documentLabelId]);
+        if (!label) throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: 'documentLabelId', code: 'documentLabel' }]);
+        const live = await maybeOne(
+          tx,
+          "SELECT 1 FROM documents WHERE user_id = $1 AND document_label_id = $2 AND status <> 'Rejected'",
+          [user.id, upload.documentLabelId],
+        );
+        if (live) throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
+        const path = join(dir, upload.storedName);
+        writeFileSync(path, upload.bytes, { mode: 0o600 });
+        written.push(path);
+        const row = await one<{ id: number }>(
+          tx,
+          `INSERT INTO documents (user_id, document_label_id, file_name, stored_name, file_type, size_bytes, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+          [user.id, upload.documentLabelId, displayName(upload.fileName), upload.storedName, upload.type, upload.bytes.length, ctx.now()],
+        );
+        ids.push(row.id);
+      }
+      return tx.query<DocumentRow>(`${SELECT_DOCUMENT} WHERE d.id = ANY($1::bigint[]) ORDER BY d.id`, [ids]);
+    });
+  } catch (error) {
+    for (const path of written) rmSync(path, { force: true });
+    if ((error as { code?: string }).code === '23505') throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
+    throw error;
+  }
+}
+
+/** Submitted documents stay; only a rejected one may be removed, so that the player can upload it again. */
+export async function removeDocument(ctx: AppContext, userId: number, documentId: number): Promise<void> {
+  const row = await maybeOne<{ status: DocumentStatus; stored_name: string }>(
+    ctx.db,
+    'SELECT status, stored_name FROM documents WHERE id = $1 AND user_id = $2',
+    [documentId, userId],
+  );
+  if (!row) throw new ApiError(404, 'NOT_FOUND');
+  if (row.status !== 'Rejected') throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
+  await ctx.db.query('DELETE FROM documents WHERE id = $1', [documentId]);
+  rmSync(join(ctx.uploadsDir, 'documents', row.stored_name), { force: true });
+}
+
+/** The operator's review (simulator: the admin side is not part of this product). */
+export async function reviewDocument(ctx: AppContext, documentId: number, status: 'Approved' | 'Rejected'): Promise<DocumentRow> {
+  const updated = await ctx.db.query<{ id: number }>(
+    "UPDATE documents SET status = $2, reviewed_at = $3 WHERE id = $1 AND status = 'Under Review' RETURNING id",
+    [documentId, status, ctx.now()],
+  );
+  if (updated.length === 0) {
+    const exists = await maybeOne(ctx.db, 'SELECT 1 FROM documents WHERE id = $1', [documentId]);
+    throw exists ? new ApiError(422, 'INVALID_VALUE') : new ApiError(404, 'NOT_FOUND');
+  }
+  return one<DocumentRow>(ctx.db, `${SELECT_DOCUMENT} WHERE d.id = $1`, [documentId]);
+}

@@ -1,0 +1,173 @@
+import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { LIMIT_KINDS, LIMIT_PERIODS, LimitPeriods, type LimitKind, type LimitPeriod } from '../../src/rules/limits.ts';
+import { validate } from '../../src/rules/validate.ts';
+import type { AppContext } from '../context.ts';
+import { one, type Queryable } from '../db/db.ts';
+import { ApiError, badRequest } from '../errors.ts';
+
+/** Raising or removing a limit waits this long, as the Malta and UK regulators require; lowering is immediate. */
+export const COOLING_OFF_MS = 24 * 60 * 60_000;
+
+export interface LimitValue {
+  current: string | null;
+  pending: { value: string | null; effectiveAt: string } | null;
+}
+
+export type LimitSet = Record<LimitPeriod, LimitValue>;
+export type Limits = Record<LimitKind, LimitSet>;
+
+interface LimitRow {
+  [key: string]: unknown;
+  kind: LimitKind;
+  period: LimitPeriod;
+  amount: string | null;
+  pending: boolean;
+  pending_amount: string | null;
+  pending_effective_at: Date | null;
+}
+
+const money = (value: string | null): string | null => (value === null ? null : formatAmount(parseSignedAmount(value)));
+
+/** Pending changes whose cooling-off has passed become the limit. */
+async function applyDueChanges(db: Queryable, userId: number, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE gambling_limits SET amount = pending_amount, pending = false, pending_amount = NULL,
+       pending_effective_at = NULL, updated_at = pending_effective_at
+     WHERE user_id = $1 AND pending AND pending_effective_at <= $2`,
+    [userId, now],
+  );
+}
+
+export async function getLimits(db: Queryable, userId: number, now: Date): Promise<Limits> {
+  await applyDueChanges(db, userId, now);
+  const rows = await db.query<LimitRow>('SELECT * FROM gambling_limits WHERE user_id = $1', [userId]);
+  const limits = {} as Limits;
+  for (const kind of LIMIT_KINDS) {
+    limits[kind] = {} as LimitSet;
+    for (const period of LIMIT_PERIODS) {
+      const row = rows.find((r) => r.kind === kind && r.period === period);
+      limits[kind][period] = {
+        current: money(row?.amount ?? null),
+        pending:
+          row?.pending && row.pending_effective_at
+            ? { value: money(row.pending_amount), effectiveAt: row.pending_effective_at.toISOString() }
+            : null,
+      };
+    }
+  }
+  return limits;
+}
+
+/** The limit in force for one kind and period (for enforcement on money movements). */
+export async function currentLimit(db: Queryable, userId: number, kind: LimitKind, period: LimitPeriod, now: Date) {
+  const limits = await getLimits(db, userId, now);
+  const current = limits[kind][period].current;
+  return current === null ? null : parseAmount(current);
+}
+
+export interface LimitUpdate {
+  limitType: LimitKind;
+  daily?: string | null;
+  weekly?: string | null;
+  monthly?: string | null;
+}
+
+/**
+ * Sets the three periods of one kind. Per period: the same value changes nothing (and drops a pending
+ * change); a lower value, or a limit where there was none, applies at once; a higher value or a removal
+ * becomes pending until the cooling-off period has passed.
+ */
+export async function updateLimits(ctx: AppContext, userId: number, update: LimitUpdate): Promise<Limits> {
+  const periods = { daily: update.daily ?? null, weekly: update.weekly ?? null, monthly: update.monthly ?? null };
+  const result = validate(LimitPeriods, periods);
+  if (!result.ok) throw badRequest(result.fields);
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    await applyDueChanges(tx, userId, now);
+    // Serialise concurrent updates of one player's limits.
+    await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    const rows = await tx.query<LimitRow>('SELECT * FROM gambling_limits WHERE user_id = $1 AND kind = $2', [
+      userId,
+      update.limitType,
+    ]);
+    for (const period of LIMIT_PERIODS) {
+      const raw = periods[period];
+      const wanted = raw === null || raw === '' ? null : parseAmount(raw);
+      const row = rows.find((r) => r.period === period);
+      const current = row?.amount == null ? null : parseSignedAmount(row.amount);
+      let amount = current;
+      let pending: { amount: bigint | null; at: Date } | null = null;
+      if (wanted === current) {
+        pending = null;
+      } else if (wanted !== null && (current === null || wanted < current)) {
+        amount = wanted;
+      } else {
+        pending = { amount: wanted, at: new Date(now.getTime() + COOLING_OFF_MS) };
+      }
+      await tx.query(
+        `INSERT INTO gambling_limits (user_id, kind, period, amount, pending, pending_amount, pending_effective_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (user_id, kind, period) DO UPDATE SET amount = EXCLUDED.amount, pending = EXCLUDED.pending,
+           pending_amount = EXCLUDED.pending_amount, pending_effective_at = EXCLUDED.pending_effective_at,
+           updated_at = EXCLUDED.updated_at`,
+        [
+          userId,
+          update.limitType,
+          period,
+          amount === null ? null : formatAmount(amount),
+          pending !== null,
+          pending?.amount == null ? null : formatAmount(pending.amount),
+          pending?.at ?? null,
+          now,
+        ],
+      );
+    }
+    return getLimits(tx, userId, now);
+  });
+}
+
+export interface SelfExclusion {
+  type: 'temporary' | 'permanent' | null;
+  until: string | null;
+}
+
+export function selfExclusionOf(user: { self_exclusion_permanent: boolean; self_excluded_until: Date | null }, now: Date): SelfExclusion {
+  if (user.self_exclusion_permanent) return { type: 'permanent', until: null };
+  if (user.self_excluded_until && user.self_excluded_until > now) {
+    return { type: 'temporary', until: user.self_excluded_until.toISOString() };
+  }
+  return { type: null, until: null };
+}
+
+const MIN_EXCLUSION_MS = 24 * 60 * 60_000;
+const MAX_EXCLUSION_MS = 5 * 366 * 24 * 60 * 60_000;
+
+/** Self-exclusion starts at once: every session of the player is revoked. */
+export async function selfExclude(
+  ctx: AppContext,
+  userId: number,
+  input: { type: 'temporary' | 'permanent'; until?: string | null },
+): Promise<SelfExclusion> {
+  const now = ctx.now();
+  let until: Date | null = null;
+  if (input.type === 'temporary') {
+    until = input.until ? new Date(input.until) : null;
+    if (!until || Number.isNaN(until.getTime())) throw badRequest([{ field: 'until', code: 'required' }]);
+    const span = until.getTime() - now.getTime();
+    if (span < MIN_EXCLUSION_MS || span > MAX_EXCLUSION_MS) throw badRequest([{ field: 'until', code: 'selfExclusion.range' }]);
+  }
+  return ctx.db.transaction(async (tx) => {
+    const user = await one<{ self_exclusion_permanent: boolean; self_excluded_until: Date | null }>(
+      tx,
+      `UPDATE users SET self_exclusion_permanent = $2, self_excluded_until = $3, updated_at = $4
+       WHERE id = $1 RETURNING self_exclusion_permanent, self_excluded_until`,
+      [userId, input.type === 'permanent', until, now],
+    );
+    await ctx.tokens.revokeAll(tx, userId, now);
+    return selfExclusionOf(user, now);
+  });
+}
+
+export function assertNotSelfExcluded(user: { self_exclusion_permanent: boolean; self_excluded_until: Date | null }, now: Date) {
+  if (selfExclusionOf(user, now).type !== null) throw new ApiError(403, 'SELF_EXCLUDED');
+}

@@ -1,0 +1,82 @@
+import type { Queryable } from '../db/db.ts';
+import { maybeOne } from '../db/db.ts';
+
+export interface UserRow {
+  [key: string]: unknown;
+  id: number;
+  email: string;
+  username: string;
+  password_hash: string | null;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  phone_code: string | null;
+  phone: string | null;
+  date_of_birth: Date | string | null;
+  gender: 'male' | 'female' | 'other' | null;
+  address: string | null;
+  city: string | null;
+  state_code: string | null;
+  country_code: string | null;
+  zip_code: string | null;
+  profile_image_id: string | null;
+  profile_image_type: 'jpeg' | 'png' | null;
+  email_verified_at: Date | null;
+  active: boolean;
+  referral_code: string;
+  referred_by_user_id: number | null;
+  google_sub: string | null;
+  facebook_id: string | null;
+  self_excluded_until: Date | null;
+  self_exclusion_permanent: boolean;
+  session_limit_minutes: number | null;
+  created_at: Date;
+  updated_at: Date;
+  last_login_at: Date | null;
+}
+
+export function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
+  return maybeOne<UserRow>(db, 'SELECT * FROM users WHERE id = $1', [id]);
+}
+
+export function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+  return maybeOne<UserRow>(db, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+}
+
+/** Login accepts the email or the username in one field. */
+export function findUserByLogin(db: Queryable, login: string): Promise<UserRow | undefined> {
+  return maybeOne<UserRow>(
+    db,
+    'SELECT * FROM users WHERE lower(email) = lower($1) OR lower(username) = lower($1) ORDER BY id LIMIT 1',
+    [login],
+  );
+}
+
+/** A date column as 'YYYY-MM-DD' whatever the driver returned. */
+export function isoDate(value: Date | string | null): string | null {
+  if (value === null) return null;
+  if (typeof value === 'string') return value.slice(0, 10);
+  return value.toISOString().slice(0, 10);
+}
+
+/** Self-excluded now: permanently, or until a moment still in the future. */
+export function isSelfExcluded(user: Pick<UserRow, 'self_excluded_until' | 'self_exclusion_permanent'>, now: Date): boolean {
+  return user.self_exclusion_permanent || (user.self_excluded_until !== null && user.self_excluded_until > now);
+}
+
+/** The basic information identity verification needs before documents can be submitted. */
+export function hasCompleteProfile(user: UserRow): boolean {
+  return [
+    user.first_name,
+    user.last_name,
+    user.phone_code,
+    user.phone,
+    user.date_of_birth,
+    user.gender,
+    user.address,
+    user.city,
+    user.state_code,
+    user.country_code,
+    user.zip_code,
+  ].every((value) => value !== null && value !== '');
+}

@@ -1,0 +1,43 @@
+import { formatAmount, parseSignedAmount } from '../../src/money.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import { maybeOne } from '../db/db.ts';
+import { ApiError } from '../errors.ts';
+
+interface WalletRow {
+  [key: string]: unknown;
+  id: number;
+  currency_id: number;
+  code: string;
+  available: string;
+  pending: string;
+  selected: boolean;
+}
+
+export async function listWallets(db: Queryable, userId: number) {
+  const rows = await db.query<WalletRow>(
+    `SELECT w.id, w.currency_id, c.code, w.available, w.pending, w.selected
+     FROM wallets w JOIN currencies c ON c.id = w.currency_id
+     WHERE w.user_id = $1 ORDER BY c.sort_order, c.id`,
+    [userId],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    currencyId: row.currency_id,
+    currencyCode: row.code,
+    available: formatAmount(parseSignedAmount(row.available)),
+    pending: formatAmount(parseSignedAmount(row.pending)),
+    selected: row.selected,
+  }));
+}
+
+/** Makes one of the player's wallets the selected one; another player's wallet is reported as missing. */
+export async function selectWallet(db: Db, userId: number, walletId: number) {
+  return db.transaction(async (tx) => {
+    const owned = await maybeOne(tx, 'SELECT 1 FROM wallets WHERE id = $1 AND user_id = $2 FOR UPDATE', [walletId, userId]);
+    if (!owned) throw new ApiError(404, 'NOT_FOUND');
+    // Unique indexes are checked row by row: clear the old choice before setting the new one.
+    await tx.query('UPDATE wallets SET selected = false WHERE user_id = $1 AND selected AND id <> $2', [userId, walletId]);
+    await tx.query('UPDATE wallets SET selected = true WHERE id = $1', [walletId]);
+    return listWallets(tx, userId);
+  });
+}

@@ -1,0 +1,103 @@
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import * as casino from '../domain/casino.ts';
+import { assertNotSelfExcluded } from '../domain/limits.ts';
+import { player } from './auth-guard.ts';
+import type { JsonHandlers, RawHandlers } from './types.ts';
+
+/** Domain refusals of the catalogue, as API errors. */
+function casinoFailure(error: unknown): never {
+  if (error instanceof casino.GameNotFoundError || error instanceof casino.DemoNotAvailableError) {
+    throw new ApiError(404, 'GAME_NOT_FOUND_ERROR');
+  }
+  if (error instanceof casino.CurrencyNotAvailableError) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+  if (error instanceof casino.LoginRequiredError) throw new ApiError(401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
+  throw error;
+}
+
+function apiSession(session: casino.GameSession, currencyCode: string | null) {
+  return {
+    sessionId: session.sessionId,
+    gameId: session.gameId,
+    demo: session.demo,
+    currencyCode,
+    launchUrl: session.launchUrl,
+    expiresAt: session.expiresAt.toISOString(),
+  };
+}
+
+export function casinoHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHandlers } {
+  const json: JsonHandlers = {
+    casinoGetProviders: async () => ({ providers: await casino.listProviders(ctx.db) }),
+
+    casinoGetCategories: async () => ({ categories: await casino.listCategories(ctx.db) }),
+
+    casinoGetSubCategories: async ({ query }) => ({
+      subCategories: await casino.listSubCategories(ctx.db, query.categoryId),
+    }),
+
+    casinoGetAllGames: async ({ query, auth }) => ({
+      casinoGames: await casino.listGames(ctx.db, {
+        page: query.page ?? 1,
+        limit: query.limit ?? 24,
+        categoryId: query.categoryId,
+        subCategoryId: query.subCategoryId,
+        providerId: query.providerId,
+        search: query.search,
+        device: query.device,
+        userId: auth?.userId ?? null,
+      }),
+    }),
+
+    casinoGetFavoriteGames: async (input) => ({
+      casinoGames: await casino.listGames(ctx.db, {
+        page: input.query.page ?? 1,
+        limit: input.query.limit ?? 24,
+        userId: player(input).userId,
+        favoritesOnly: true,
+      }),
+    }),
+
+    casinoToggleFavoriteGame: async (input) =>
+      casino.toggleFavorite(ctx.db, player(input).userId, input.body.gameId).catch(casinoFailure),
+
+    casinoInitGame: async (input) => {
+      const me = player(input);
+      assertNotSelfExcluded(me.user, ctx.now());
+      const currencyCode = input.body.currencyCode ?? (await selectedCurrency(ctx, me.userId));
+      const session = await casino
+        .createGameSession(ctx.db, { userId: me.userId, gameId: input.body.gameId, demo: false, currencyCode })
+        .catch(casinoFailure);
+      return { gameSession: apiSession(session, currencyCode) };
+    },
+
+    casinoInitGameDemo: async ({ body }) => {
+      const session = await casino
+        .createGameSession(ctx.db, { userId: null, gameId: body.gameId, demo: true })
+        .catch(casinoFailure);
+      return { gameSession: apiSession(session, null) };
+    },
+  };
+
+  const raw: RawHandlers = {
+    casinoGetGameThumbnail: async (req, reply) => {
+      const { gameId } = req.params as { gameId: number };
+      const game = await casino.getGame(ctx.db, gameId);
+      if (!game) throw new ApiError(404, 'GAME_NOT_FOUND_ERROR');
+      reply
+        .header('content-type', 'image/svg+xml')
+        .header('cache-control', 'public, max-age=86400')
+        .header('x-content-type-options', 'nosniff');
+      return reply.send(casino.renderThumbnail(game));
+    },
+  };
+  return { json, raw };
+}
+
+async function selectedCurrency(ctx: AppContext, userId: number): Promise<string | null> {
+  const rows = await ctx.db.query<{ code: string }>(
+    'SELECT c.code FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND w.selected',
+    [userId],
+  );
+  return rows[0]?.code ?? null;
+}
