@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+    globalSetup: ['tests/setup/global.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite clones and argon2 are CPU-bound: one worker per core.

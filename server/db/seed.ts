@@ -44,13 +44,12 @@ export async function seedReferenceData(db: Db): Promise<void> {
 
 async function seedSettings(db: Queryable): Promise<void> {
   await db.query(
-    `INSERT INTO settings (id, site_name, support_email, min_deposit, min_withdraw, max_transfer_amount, withdraw_fee,
+    `INSERT INTO settings (id, site_name, min_deposit, min_withdraw, max_transfer_amount, withdraw_fee,
        deposit_confirmations, referral_reward, referral_limit)
-     VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9)
+     VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (id) DO NOTHING`,
     [
       SITE_NAME,
-      SUPPORT_EMAIL,
       formatAmount(MIN_DEPOSIT_LTC),
       formatAmount(MIN_WITHDRAW_LTC),
       formatAmount(MAX_TRANSFER_AMOUNT),
@@ -116,10 +115,13 @@ async function seedPaymentProviders(db: Queryable): Promise<void> {
 // ---------------------------------------------------------------------------------------------------
 // Countries and states, from the country-state-city package
 
-/** '+1-684' → '1684'; '+1-809 and 1-829' → '1809' (the first code); '351' → '351'. */
+/**
+ * The package's calling codes in the form players type them: '351' → '+351', '+1-684' → '+1-684',
+ * '+1-809 and 1-829' → '+1-809' (the first one), '0055' → '+55' (an international '00' prefix).
+ */
 export function normalisePhoneCode(raw: string): string {
-  const first = raw.split(/\s+and\s+/i)[0] ?? '';
-  return first.replace(/\D/g, '');
+  const first = (raw.split(/\s+and\s+/i)[0] ?? '').replace(/[\s+]/g, '');
+  return `+${first.replace(/^0+/, '')}`;
 }
 
 async function seedCountries(db: Queryable): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { formatAmount, parseAmount } from '../../src/money.ts';
 import { normalisePaging } from './common.ts';
 
 /**
@@ -9,27 +10,41 @@ import { normalisePaging } from './common.ts';
 
 export type Device = 'desktop' | 'mobile';
 
-/** The game does not exist or is not active. */
+/** The game does not exist, is not active, or its provider is not active. */
 export class GameNotFoundError extends Error {
+  /** SPEC §8 code; the subclasses below answer with the same one (404 in openapi.yaml). */
   readonly code = 'GAME_NOT_FOUND_ERROR';
-  constructor(readonly gameId: number) {
-    super(`Game ${gameId} not found`);
+  constructor(
+    readonly gameId: number,
+    message = `Game ${gameId} not found`,
+  ) {
+    super(message);
     this.name = 'GameNotFoundError';
   }
 }
 
-/** A demo session was asked for a game without a demo mode. */
-export class DemoNotAvailableError extends Error {
-  readonly code = 'DEMO_NOT_AVAILABLE';
-  constructor(readonly gameId: number) {
-    super(`Game ${gameId} has no demo mode`);
+/** A demo session was asked for a game without a demo mode (a GameNotFoundError for the API). */
+export class DemoNotAvailableError extends GameNotFoundError {
+  constructor(gameId: number) {
+    super(gameId, `Game ${gameId} has no demo mode`);
     this.name = 'DemoNotAvailableError';
+  }
+}
+
+/** A session was asked for a device the game does not run on (a GameNotFoundError for the API). */
+export class GameNotOnDeviceError extends GameNotFoundError {
+  constructor(
+    gameId: number,
+    readonly device: Device,
+  ) {
+    super(gameId, `Game ${gameId} does not run on ${device}`);
+    this.name = 'GameNotOnDeviceError';
   }
 }
 
 /** A real-money session was asked without a logged-in player. */
 export class LoginRequiredError extends Error {
-  readonly code = 'LOGIN_REQUIRED';
+  readonly code = 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED';
   constructor() {
     super('Real-money play needs a logged-in player');
     this.name = 'LoginRequiredError';
@@ -52,32 +67,39 @@ export interface Provider {
   id: number;
   name: string;
   slug: string;
+  /** Always null: the catalogue has no provider logos (the SPA shows the name). */
+  logoUrl: string | null;
   /** Active games of this provider. */
   gameCount: number;
 }
 
+/** Active providers with at least one active game, by name. */
 export async function listProviders(db: Queryable): Promise<Provider[]> {
   const rows = await db.query<{ id: number; name: string; slug: string; game_count: number }>(
-    `SELECT p.id, p.name, p.slug, coalesce(g.game_count, 0)::int AS game_count
+    `SELECT p.id, p.name, p.slug, g.game_count
      FROM providers p
-     LEFT JOIN (SELECT provider_id, count(*) AS game_count FROM games WHERE active GROUP BY provider_id) g
+     JOIN (SELECT provider_id, count(*) AS game_count FROM games WHERE active GROUP BY provider_id) g
        ON g.provider_id = p.id
      WHERE p.active
      ORDER BY p.name, p.id`,
   );
-  return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, gameCount: r.game_count }));
+  return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, logoUrl: null, gameCount: r.game_count }));
 }
 
 export interface Category {
   id: number;
   name: string;
   slug: string;
+  /** Display position. */
+  order: number;
 }
 
+/** The lobby categories in display order. */
 export async function listCategories(db: Queryable): Promise<Category[]> {
-  return db.query<{ id: number; name: string; slug: string }>(
-    'SELECT id, name, slug FROM categories ORDER BY sort_order, id',
+  const rows = await db.query<{ id: number; name: string; slug: string; sort_order: number }>(
+    'SELECT id, name, slug, sort_order FROM categories ORDER BY sort_order, id',
   );
+  return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, order: r.sort_order }));
 }
 
 export interface SubCategory {
@@ -85,18 +107,20 @@ export interface SubCategory {
   categoryId: number;
   name: string;
   slug: string;
+  /** Display position within its category. */
+  order: number;
 }
 
 /** Sub-categories of one category, or all of them (in category order) when categoryId is omitted. */
 export async function listSubCategories(db: Queryable, categoryId?: number): Promise<SubCategory[]> {
-  const rows = await db.query<{ id: number; category_id: number; name: string; slug: string }>(
-    `SELECT s.id, s.category_id, s.name, s.slug
+  const rows = await db.query<{ id: number; category_id: number; name: string; slug: string; sort_order: number }>(
+    `SELECT s.id, s.category_id, s.name, s.slug, s.sort_order
      FROM sub_categories s JOIN categories c ON c.id = s.category_id
      WHERE $1::int IS NULL OR s.category_id = $1::int
      ORDER BY c.sort_order, s.sort_order, s.id`,
     [categoryId ?? null],
   );
-  return rows.map((r) => ({ id: r.id, categoryId: r.category_id, name: r.name, slug: r.slug }));
+  return rows.map((r) => ({ id: r.id, categoryId: r.category_id, name: r.name, slug: r.slug, order: r.sort_order }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -117,7 +141,7 @@ export interface GameListRow {
   devices: Device[];
   /** False when the listing is not for a player. */
   isFavorite: boolean;
-  /** Return to player in percent, e.g. '96.50'; null when not published. */
+  /** Return to player in percent, canonical ('96.5', '97'); null when not published. */
   rtp: string | null;
 }
 
@@ -133,11 +157,15 @@ export interface ListGamesOptions {
   categoryId?: number;
   subCategoryId?: number;
   providerId?: number;
-  /** Case-insensitive substring of the name; '%', '_' and '\' are matched literally. */
+  /**
+   * Case-insensitive substring of the game's or its provider's name; '%', '_' and '\' match
+   * literally. Blank means no search.
+   */
   search?: string;
   device?: Device;
   /** The player asking: fills isFavorite, and is needed for favoritesOnly. */
   userId?: number | null;
+  /** Only the player's favourites, most recently added first (empty without a userId). */
   favoritesOnly?: boolean;
 }
 
@@ -162,6 +190,9 @@ interface GameRow {
   thumbnail_hue: number;
 }
 
+const GAME_COLUMNS = `g.id, g.name, g.slug, g.identifier, g.provider_id, p.name AS provider_name, g.category_id,
+  g.sub_category_id, g.has_demo, g.devices, g.rtp::text AS rtp, g.thumbnail_hue`;
+
 function toGame(r: GameRow): Game {
   return {
     id: r.id,
@@ -175,7 +206,8 @@ function toGame(r: GameRow): Game {
     thumbnailUrl: `/api/v1/casino/thumbnail/${r.id}`,
     hasDemo: r.has_demo,
     devices: r.devices,
-    rtp: r.rtp,
+    // NUMERIC(5,2) text ('96.50') → canonical percentage ('96.5').
+    rtp: r.rtp === null ? null : formatAmount(parseAmount(r.rtp)),
     thumbnailHue: r.thumbnail_hue,
   };
 }
@@ -186,9 +218,12 @@ export function escapeLike(text: string): string {
 }
 
 /**
- * Active games of active providers, ordered by (sort_order, id), one page at a time with the total.
- * Each filter maps onto a partial index in listing order, so a page is an index range scan; a search
- * scans the stored lower-cased names (a few milliseconds for tens of thousands of games).
+ * Active games of active providers, one page at a time with the total: by popularity (sort_order),
+ * then name and id; the favourites list by when each was added, newest first.
+ *
+ * Each filter maps onto a partial index in listing order, so a page is an index range scan and the
+ * count an index-only scan; a search scans the stored lower-cased names and counts in the same pass
+ * (a few milliseconds for tens of thousands of games).
  */
 export async function listGames(db: Queryable, options: ListGamesOptions): Promise<GamePage> {
   const { limit, offset } = normalisePaging(options);
@@ -201,8 +236,8 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
     return `$${params.length}`;
   };
   const where = ['g.active'];
-  // Providers are few and almost never inactive: filtering them out by id only when some are keeps the
-  // count an index(-only) scan instead of a join over every matching game.
+  // Providers are few and almost never inactive: filtering their games out by id, only when there are
+  // some, keeps the count an index-only scan instead of a join over every matching game.
   const inactiveProviders = await db.query<{ id: number }>('SELECT id FROM providers WHERE NOT active');
   if (inactiveProviders.length > 0) {
     where.push(`g.provider_id <> ALL (${param(inactiveProviders.map((p) => p.id))}::int[])`);
@@ -213,27 +248,33 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
   if (options.device !== undefined) where.push(`${param(options.device)}::text = ANY (g.devices)`);
   const search = options.search?.trim() ?? '';
   if (search !== '') {
-    where.push(`g.search_name LIKE '%' || lower(${param(escapeLike(search))}::text) || '%' ESCAPE '\\'`);
+    // lower() in SQL, as for search_name, so both sides fold case the same way.
+    const pattern = `('%' || lower(${param(escapeLike(search))}::text) || '%')`;
+    where.push(
+      `(g.search_name LIKE ${pattern} ESCAPE '\\' OR g.provider_id IN (
+         SELECT id FROM providers WHERE lower(name) LIKE ${pattern} ESCAPE '\\'))`,
+    );
   }
+  let from = 'games g';
+  let orderBy = 'g.sort_order, g.name, g.id';
   if (options.favoritesOnly) {
-    where.push(`EXISTS (SELECT 1 FROM favorite_games f WHERE f.user_id = ${param(userId)}::bigint AND f.game_id = g.id)`);
+    from = `favorite_games f JOIN games g ON g.id = f.game_id AND f.user_id = ${param(userId)}::bigint`;
+    orderBy = 'f.created_at DESC, g.id DESC';
   }
   const filterParams = [...params];
   const whereSql = where.join(' AND ');
 
   const userParam = param(userId);
   // A search scans the names anyway: counting in the same pass (a window count) saves a second scan.
-  // Other filters page through an index, and count with a separate index(-only) scan.
   const countInline = search !== '';
   const rows = await db.query<GameRow & { is_favorite: boolean; total_count?: number }>(
-    `SELECT g.id, g.name, g.slug, g.identifier, g.provider_id, p.name AS provider_name, g.category_id,
-       g.sub_category_id, g.has_demo, g.devices, g.rtp::text AS rtp, g.thumbnail_hue,
+    `SELECT ${GAME_COLUMNS},
        (${userParam}::bigint IS NOT NULL AND EXISTS (
-         SELECT 1 FROM favorite_games f WHERE f.user_id = ${userParam}::bigint AND f.game_id = g.id)) AS is_favorite
+         SELECT 1 FROM favorite_games uf WHERE uf.user_id = ${userParam}::bigint AND uf.game_id = g.id)) AS is_favorite
        ${countInline ? ', count(*) OVER () AS total_count' : ''}
-     FROM games g JOIN providers p ON p.id = g.provider_id
+     FROM ${from} JOIN providers p ON p.id = g.provider_id
      WHERE ${whereSql}
-     ORDER BY g.sort_order, g.id
+     ORDER BY ${orderBy}
      LIMIT ${param(limit)} OFFSET ${param(offset)}`,
     params,
   );
@@ -241,7 +282,7 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
   const first = rows[0];
   if (countInline && first?.total_count !== undefined) count = first.total_count;
   else if (countInline && offset === 0) count = 0;
-  else count = (await one<{ count: number }>(db, `SELECT count(*) AS count FROM games g WHERE ${whereSql}`, filterParams)).count;
+  else count = (await one<{ count: number }>(db, `SELECT count(*) AS count FROM ${from} WHERE ${whereSql}`, filterParams)).count;
   return {
     rows: rows.map((r) => {
       const { thumbnailHue: _hue, ...game } = toGame(r);
@@ -256,8 +297,7 @@ export async function getGame(db: Queryable, id: number): Promise<Game | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
   const row = await maybeOne<GameRow>(
     db,
-    `SELECT g.id, g.name, g.slug, g.identifier, g.provider_id, p.name AS provider_name, g.category_id,
-       g.sub_category_id, g.has_demo, g.devices, g.rtp::text AS rtp, g.thumbnail_hue
+    `SELECT ${GAME_COLUMNS}
      FROM games g JOIN providers p ON p.id = g.provider_id
      WHERE g.id = $1 AND g.active AND p.active`,
     [id],
@@ -270,7 +310,10 @@ export interface FavoriteToggle {
   isFavorite: boolean;
 }
 
-/** Adds the game to the player's favourites, or removes it when it is there. One atomic statement. */
+/**
+ * Adds the game to the player's favourites, or removes it when it is there, in one atomic statement.
+ * Throws GameNotFoundError for an unknown or inactive game.
+ */
 export async function toggleFavorite(db: Queryable, userId: number, gameId: number): Promise<FavoriteToggle> {
   if (!Number.isSafeInteger(gameId) || gameId <= 0) throw new GameNotFoundError(gameId);
   const result = await one<{ found: number; added: number }>(
@@ -302,8 +345,13 @@ export interface CreateGameSessionInput {
   userId: number | null;
   gameId: number;
   demo: boolean;
-  /** Real-money sessions: the wallet currency played with. Ignored for demo sessions. */
+  /**
+   * Real-money sessions: the wallet currency bets use; default the player's selected wallet, else the
+   * first enabled currency (LTC). Ignored for demo sessions.
+   */
   currencyCode?: string | null;
+  /** When given, the game must run on it. */
+  device?: Device;
 }
 
 export interface GameSession {
@@ -311,24 +359,24 @@ export interface GameSession {
   launchUrl: string;
   gameId: number;
   demo: boolean;
+  /** null in demo mode. */
+  currencyCode: string | null;
   expiresAt: Date;
 }
 
 /**
- * Opens a session for a game. Throws LoginRequiredError for real-money play without a player,
- * GameNotFoundError for an unknown or inactive game, DemoNotAvailableError for demo play of a game
- * without a demo, CurrencyNotAvailableError for an unknown or disabled currency.
+ * Opens a session for a game, valid for 4 hours. Throws LoginRequiredError for real-money play
+ * without a player; GameNotFoundError for an unknown or inactive game, and its subclasses
+ * DemoNotAvailableError (demo of a game without one) and GameNotOnDeviceError; and
+ * CurrencyNotAvailableError for an unknown or disabled currency.
  */
 export async function createGameSession(db: Queryable, input: CreateGameSessionInput): Promise<GameSession> {
   if (!input.demo && input.userId === null) throw new LoginRequiredError();
   const game = await getGame(db, input.gameId);
   if (!game) throw new GameNotFoundError(input.gameId);
-  if (input.demo && !game.hasDemo) throw new DemoNotAvailableError(input.gameId);
-  const currencyCode = input.demo ? null : (input.currencyCode ?? null);
-  if (currencyCode !== null) {
-    const currency = await maybeOne(db, 'SELECT 1 FROM currencies WHERE code = $1 AND enabled', [currencyCode]);
-    if (!currency) throw new CurrencyNotAvailableError(currencyCode);
-  }
+  if (input.demo && !game.hasDemo) throw new DemoNotAvailableError(game.id);
+  if (input.device !== undefined && !game.devices.includes(input.device)) throw new GameNotOnDeviceError(game.id, input.device);
+  const currencyCode = input.demo ? null : await sessionCurrency(db, input.userId, input.currencyCode ?? null);
   // 192 random bits, URL-safe: the session id is the only credential of the launch URL.
   const sessionId = randomBytes(24).toString('base64url');
   const expiresAt = new Date(Date.now() + GAME_SESSION_TTL_MS);
@@ -337,7 +385,27 @@ export async function createGameSession(db: Queryable, input: CreateGameSessionI
      VALUES ($1, $2, $3, $4, $5, $6)`,
     [sessionId, input.userId, game.id, input.demo, currencyCode, expiresAt],
   );
-  return { sessionId, launchUrl: `/play/${sessionId}`, gameId: game.id, demo: input.demo, expiresAt };
+  return { sessionId, launchUrl: `/play/${sessionId}`, gameId: game.id, demo: input.demo, currencyCode, expiresAt };
+}
+
+async function sessionCurrency(db: Queryable, userId: number | null, requested: string | null): Promise<string> {
+  if (requested !== null) {
+    const currency = await maybeOne(db, 'SELECT 1 FROM currencies WHERE code = $1 AND enabled', [requested]);
+    if (!currency) throw new CurrencyNotAvailableError(requested);
+    return requested;
+  }
+  const row = await maybeOne<{ code: string }>(
+    db,
+    `SELECT code FROM (
+       SELECT c.code, 0 AS rank, 0 AS sort_order FROM wallets w JOIN currencies c ON c.id = w.currency_id
+       WHERE w.user_id = $1 AND w.selected AND c.enabled
+       UNION ALL
+       SELECT code, 1, sort_order FROM currencies WHERE enabled
+     ) candidates ORDER BY rank, sort_order LIMIT 1`,
+    [userId],
+  );
+  if (!row) throw new CurrencyNotAvailableError('none');
+  return row.code;
 }
 
 export interface StoredGameSession {

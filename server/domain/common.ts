@@ -14,9 +14,9 @@ function amount(numeric: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Settings
 
+/** The settings stored in the database (the HTTP layer adds the ones that come from configuration). */
 export interface Settings {
   siteName: string;
-  supportEmail: string;
   minDeposit: string;
   minWithdraw: string;
   maxTransferAmount: string;
@@ -29,7 +29,6 @@ export interface Settings {
 export async function getSettings(db: Queryable): Promise<Settings> {
   const row = await one<{
     site_name: string;
-    support_email: string;
     min_deposit: string;
     min_withdraw: string;
     max_transfer_amount: string;
@@ -39,13 +38,12 @@ export async function getSettings(db: Queryable): Promise<Settings> {
     referral_limit: number;
   }>(
     db,
-    `SELECT site_name, support_email, min_deposit, min_withdraw, max_transfer_amount, withdraw_fee,
+    `SELECT site_name, min_deposit, min_withdraw, max_transfer_amount, withdraw_fee,
        deposit_confirmations, referral_reward, referral_limit
      FROM settings WHERE id = 1`,
   );
   return {
     siteName: row.site_name,
-    supportEmail: row.support_email,
     minDeposit: amount(row.min_deposit),
     minWithdraw: amount(row.min_withdraw),
     maxTransferAmount: amount(row.max_transfer_amount),
@@ -65,14 +63,15 @@ export interface Language {
   code: LanguageCode;
   name: string;
   nativeName: string;
-  isDefault: boolean;
+  /** The default and fallback language (English). */
+  default: boolean;
 }
 
 export async function listLanguages(db: Queryable): Promise<Language[]> {
   const rows = await db.query<{ code: LanguageCode; name: string; native_name: string; is_default: boolean }>(
     'SELECT code, name, native_name, is_default FROM languages ORDER BY sort_order, code',
   );
-  return rows.map((r) => ({ code: r.code, name: r.name, nativeName: r.native_name, isDefault: r.is_default }));
+  return rows.map((r) => ({ code: r.code, name: r.name, nativeName: r.native_name, default: r.is_default }));
 }
 
 export interface Currency {
@@ -84,6 +83,7 @@ export interface Currency {
   minDeposit: string;
   minWithdraw: string;
   withdrawFee: string;
+  enabled: boolean;
 }
 
 interface CurrencyRow {
@@ -95,6 +95,7 @@ interface CurrencyRow {
   min_deposit: string;
   min_withdraw: string;
   withdraw_fee: string;
+  enabled: boolean;
 }
 
 function toCurrency(r: CurrencyRow): Currency {
@@ -107,14 +108,16 @@ function toCurrency(r: CurrencyRow): Currency {
     minDeposit: amount(r.min_deposit),
     minWithdraw: amount(r.min_withdraw),
     withdrawFee: amount(r.withdraw_fee),
+    enabled: r.enabled,
   };
 }
 
-/** Enabled currencies, LTC first (sort_order, then id). */
-export async function listCurrencies(db: Queryable): Promise<Currency[]> {
+/** Enabled currencies (all of them with includeDisabled), LTC first: by sort_order, then id. */
+export async function listCurrencies(db: Queryable, options: { includeDisabled?: boolean } = {}): Promise<Currency[]> {
   const rows = await db.query<CurrencyRow>(
-    `SELECT id, code, name, decimals, network, min_deposit, min_withdraw, withdraw_fee
-     FROM currencies WHERE enabled ORDER BY sort_order, id`,
+    `SELECT id, code, name, decimals, network, min_deposit, min_withdraw, withdraw_fee, enabled
+     FROM currencies WHERE enabled OR $1::boolean ORDER BY sort_order, id`,
+    [options.includeDisabled ?? false],
   );
   return rows.map(toCurrency);
 }
@@ -163,15 +166,30 @@ export interface Banner {
   id: number;
   title: string;
   subtitle: string | null;
-  imageUrl: string | null;
+  /** A path on this site or a data: URI. */
+  imageUrl: string;
   linkUrl: string | null;
+  order: number;
 }
 
+/** Active banners in display order. */
 export async function listBanners(db: Queryable): Promise<Banner[]> {
-  const rows = await db.query<{ id: number; title: string; subtitle: string | null; image_url: string | null; link_url: string | null }>(
-    'SELECT id, title, subtitle, image_url, link_url FROM banners WHERE active ORDER BY sort_order, id',
-  );
-  return rows.map((r) => ({ id: r.id, title: r.title, subtitle: r.subtitle, imageUrl: r.image_url, linkUrl: r.link_url }));
+  const rows = await db.query<{
+    id: number;
+    title: string;
+    subtitle: string | null;
+    image_url: string;
+    link_url: string | null;
+    sort_order: number;
+  }>('SELECT id, title, subtitle, image_url, link_url, sort_order FROM banners WHERE active ORDER BY sort_order, id');
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    subtitle: r.subtitle,
+    imageUrl: r.image_url,
+    linkUrl: r.link_url,
+    order: r.sort_order,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -185,7 +203,7 @@ export interface CountryState {
 export interface CountryWithStates {
   code: string;
   name: string;
-  /** Digits only, e.g. '351' for Portugal, '1684' for American Samoa. */
+  /** Calling code as players type it, e.g. '+351' for Portugal, '+1-684' for American Samoa. */
   phoneCode: string;
   states: CountryState[];
 }
@@ -232,14 +250,6 @@ export function listCountries(db: Queryable): Promise<CountryWithStates[]> {
 // ---------------------------------------------------------------------------------------------------
 // Payment providers
 
-export interface CurrencyLimits {
-  currencyCode: string;
-  network: string;
-  minDeposit: string;
-  minWithdraw: string;
-  withdrawFee: string;
-}
-
 export interface PaymentProvider {
   id: number;
   key: string;
@@ -254,11 +264,12 @@ export interface PaymentProvider {
   maxAmount: string;
   withdrawFee: string;
   confirmations: number;
-  /** The same figures per currency. */
-  currencyLimits: CurrencyLimits[];
 }
 
-/** Active payment providers with the currencies they take and the limits that apply. */
+/**
+ * Active payment providers with the currencies they take and the site-wide limits (per-currency
+ * figures are in {@link listCurrencies}).
+ */
 export async function listPaymentProviders(db: Queryable): Promise<PaymentProvider[]> {
   const providers = await db.query<{ id: number; key: string; name: string; deposit_allowed: boolean; withdraw_allowed: boolean }>(
     'SELECT id, key, name, deposit_allowed, withdraw_allowed FROM payment_providers WHERE active ORDER BY id',
@@ -278,13 +289,6 @@ export async function listPaymentProviders(db: Queryable): Promise<PaymentProvid
     maxAmount: settings.maxTransferAmount,
     withdrawFee: settings.withdrawFee,
     confirmations: settings.depositConfirmations,
-    currencyLimits: currencies.map((c) => ({
-      currencyCode: c.code,
-      network: c.network,
-      minDeposit: c.minDeposit,
-      minWithdraw: c.minWithdraw,
-      withdrawFee: c.withdrawFee,
-    })),
   }));
 }
 
@@ -295,8 +299,7 @@ export interface Notification {
   id: number;
   title: string;
   message: string;
-  isRead: boolean;
-  readAt: Date | null;
+  read: boolean;
   createdAt: Date;
 }
 
@@ -309,7 +312,7 @@ interface NotificationRow {
 }
 
 function toNotification(r: NotificationRow): Notification {
-  return { id: r.id, title: r.title, message: r.message, isRead: r.read_at !== null, readAt: r.read_at, createdAt: r.created_at };
+  return { id: r.id, title: r.title, message: r.message, read: r.read_at !== null, createdAt: r.created_at };
 }
 
 export interface PageRequest {

@@ -46,6 +46,7 @@ export function listDocuments(db: Queryable, userId: number): Promise<DocumentRo
 /** The player's file name, kept for display: no path, no control characters, bounded. */
 function displayName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-120);
   return clean || 'document';
 }

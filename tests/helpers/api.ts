@@ -34,7 +34,6 @@ export interface CallOptions {
 export interface CallResult {
   status: number;
   // Responses are checked against openapi.yaml before they reach a test; tests read them loosely.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Record<string, string | string[] | number | undefined>;
   rawPayload: Buffer;

@@ -5,7 +5,6 @@
 CREATE TABLE settings (
   id smallint PRIMARY KEY DEFAULT 1 CHECK (id = 1),
   site_name text NOT NULL,
-  support_email text NOT NULL,
   min_deposit NUMERIC(30,8) NOT NULL CHECK (min_deposit > 0),
   min_withdraw NUMERIC(30,8) NOT NULL CHECK (min_withdraw > 0),
   max_transfer_amount NUMERIC(30,8) NOT NULL CHECK (max_transfer_amount > 0),
@@ -55,7 +54,8 @@ CREATE TABLE banners (
   key text NOT NULL UNIQUE,
   title text NOT NULL,
   subtitle text,
-  image_url text,
+  -- A path on this site or a data: URI; the seed's banners carry generated SVGs.
+  image_url text NOT NULL,
   link_url text,
   sort_order integer NOT NULL DEFAULT 0,
   active boolean NOT NULL DEFAULT true
@@ -64,6 +64,7 @@ CREATE TABLE banners (
 CREATE TABLE countries (
   code char(2) PRIMARY KEY,
   name text NOT NULL,
+  -- Calling code as players type it: '+351', '+1-684'.
   phone_code text NOT NULL
 );
 

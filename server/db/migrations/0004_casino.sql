@@ -46,12 +46,13 @@ CREATE TABLE games (
   created_at timestamptz NOT NULL DEFAULT now(),
   FOREIGN KEY (sub_category_id, category_id) REFERENCES sub_categories(id, category_id)
 );
--- The listing pages active games by (sort_order, id), optionally within one category, sub-category
--- or provider: each has an index in that order, so a page is an index range and a count an index scan.
-CREATE INDEX games_listing ON games (sort_order, id) WHERE active;
-CREATE INDEX games_category_listing ON games (category_id, sort_order, id) WHERE active;
-CREATE INDEX games_sub_category_listing ON games (sub_category_id, sort_order, id) WHERE active;
-CREATE INDEX games_provider_listing ON games (provider_id, sort_order, id) WHERE active;
+-- The listing pages active games by (sort_order, name, id), optionally within one category,
+-- sub-category or provider: each has an index in that order, so a page is an index range and a count
+-- an index-only scan.
+CREATE INDEX games_listing ON games (sort_order, name, id) WHERE active;
+CREATE INDEX games_category_listing ON games (category_id, sort_order, name, id) WHERE active;
+CREATE INDEX games_sub_category_listing ON games (sub_category_id, sort_order, name, id) WHERE active;
+CREATE INDEX games_provider_listing ON games (provider_id, sort_order, name, id) WHERE active;
 -- Prefix searches (LIKE 'abc%') can use this; substring searches scan search_name.
 CREATE INDEX games_search_name ON games (search_name text_pattern_ops);
 

@@ -1,0 +1,51 @@
+// npm test: every layer of the project, in order, stopping at the first failure.
+import { spawnSync } from 'node:child_process';
+import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
+
+const bin = (name) => `node_modules/.bin/${name}`;
+const started = Date.now();
+const timings = [];
+
+function step(title, command, args, env = {}) {
+  console.log(`\n=== ${title}: ${[command, ...args].join(' ')}`);
+  const t0 = Date.now();
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  timings.push(`${title}: ${seconds} s`);
+  if (result.status !== 0) {
+    console.error(`\n${title} failed (exit ${result.status ?? result.signal}) after ${seconds} s`);
+    process.exit(1);
+  }
+}
+
+step('Contract lint', bin('redocly'), ['lint', '--format=summary', 'openapi.yaml']);
+step('Typecheck', bin('tsc'), ['--noEmit', '-p', '.']);
+step('Lint', bin('eslint'), ['.']);
+step('Reset contract coverage', bin('tsx'), ['scripts/check-contract-coverage.ts', '--reset']);
+step('Unit, contract and server tests on PGlite', bin('vitest'), ['run']);
+
+let postgres = null;
+let databaseUrl = process.env.TEST_DATABASE_URL;
+if (!databaseUrl && postgresAvailable()) {
+  console.log('\n=== Starting a throwaway PostgreSQL server from the installed binaries');
+  postgres = await startPostgres();
+  databaseUrl = postgres.url;
+}
+if (databaseUrl) {
+  try {
+    step('Server and contract tests on PostgreSQL', bin('vitest'), ['run', 'tests/server', 'tests/contract'], {
+      TEST_DATABASE_URL: databaseUrl,
+    });
+  } finally {
+    postgres?.stop();
+  }
+} else {
+  console.log('\n=== No PostgreSQL reachable (TEST_DATABASE_URL unset, no binaries): PostgreSQL tests skipped');
+  if (process.env.CI) {
+    console.error('CI must run the PostgreSQL tests.');
+    process.exit(1);
+  }
+}
+step('Contract coverage (operations called, error codes produced)', bin('tsx'), ['scripts/check-contract-coverage.ts']);
+
+console.log(`\n${timings.join('\n')}\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
