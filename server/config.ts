@@ -25,6 +25,8 @@ export interface Config {
   /** Response validation against openapi.yaml: on except in production. */
   validateResponses: boolean;
   logLevel: string;
+  /** Per-IP and per-account limits on login, signup and password reset; off only for benchmarks. */
+  rateLimit: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -71,5 +73,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     facebookGraphUrl: (env.FACEBOOK_GRAPH_URL || 'https://graph.facebook.com').replace(/\/+$/, ''),
     validateResponses: flag(env.RESPONSE_VALIDATION) ?? !production,
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'warn'),
+    rateLimit: flag(env.RATE_LIMIT) ?? true,
   };
 }

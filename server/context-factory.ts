@@ -12,7 +12,7 @@ export function createContext(config: Config, db: Db, overrides: Partial<AppCont
     db,
     mail: createMailTransport(config, db),
     tokens: createTokenService(loadJwtSecret(config.jwtSecret, config.dataDir), config.accessTokenTtlSeconds),
-    limiter: createRateLimiter(),
+    limiter: config.rateLimit ? createRateLimiter() : { hit: () => null, reset: () => undefined },
     now: () => new Date(),
     uploadsDir: join(config.dataDir, 'uploads'),
     ...overrides,
