@@ -256,10 +256,14 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
     );
   }
   let from = 'games g';
-  let orderBy = 'g.sort_order, g.name, g.id';
+  let innerOrder = 'g.sort_order, g.name, g.id';
+  let outerOrder = innerOrder;
+  let orderColumns = '';
   if (options.favoritesOnly) {
     from = `favorite_games f JOIN games g ON g.id = f.game_id AND f.user_id = ${param(userId)}::bigint`;
-    orderBy = 'f.created_at DESC, g.id DESC';
+    innerOrder = 'f.created_at DESC, g.id DESC';
+    outerOrder = 'page.favorited_at DESC, g.id DESC';
+    orderColumns = ', f.created_at AS favorited_at';
   }
   const filterParams = [...params];
   const whereSql = where.join(' AND ');
@@ -267,20 +271,26 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
   const userParam = param(userId);
   // A search scans the names anyway: counting in the same pass (a window count) saves a second scan.
   const countInline = search !== '';
-  const rows = await db.query<GameRow & { is_favorite: boolean; total_count?: number }>(
-    `SELECT ${GAME_COLUMNS},
+  // The page's ids first (an index range, no joins), then the joins for those few rows only: deep
+  // pages then skip index entries instead of joined rows.
+  const rows = await db.query<GameRow & { is_favorite: boolean; total_count: number | null }>(
+    `WITH page AS (
+       SELECT g.id${orderColumns}${countInline ? ', count(*) OVER () AS total_count' : ', NULL::bigint AS total_count'}
+       FROM ${from}
+       WHERE ${whereSql}
+       ORDER BY ${innerOrder}
+       LIMIT ${param(limit)} OFFSET ${param(offset)}
+     )
+     SELECT ${GAME_COLUMNS}, page.total_count,
        (${userParam}::bigint IS NOT NULL AND EXISTS (
          SELECT 1 FROM favorite_games uf WHERE uf.user_id = ${userParam}::bigint AND uf.game_id = g.id)) AS is_favorite
-       ${countInline ? ', count(*) OVER () AS total_count' : ''}
-     FROM ${from} JOIN providers p ON p.id = g.provider_id
-     WHERE ${whereSql}
-     ORDER BY ${orderBy}
-     LIMIT ${param(limit)} OFFSET ${param(offset)}`,
+     FROM page JOIN games g ON g.id = page.id JOIN providers p ON p.id = g.provider_id
+     ORDER BY ${outerOrder}`,
     params,
   );
   let count: number;
   const first = rows[0];
-  if (countInline && first?.total_count !== undefined) count = first.total_count;
+  if (countInline && first && first.total_count !== null) count = first.total_count;
   else if (countInline && offset === 0) count = 0;
   else count = (await one<{ count: number }>(db, `SELECT count(*) AS count FROM ${from} WHERE ${whereSql}`, filterParams)).count;
   return {
@@ -352,6 +362,8 @@ export interface CreateGameSessionInput {
   currencyCode?: string | null;
   /** When given, the game must run on it. */
   device?: Device;
+  /** The current time (the server's clock, which tests can move); default the system clock. */
+  now?: Date;
 }
 
 export interface GameSession {
@@ -379,11 +391,11 @@ export async function createGameSession(db: Queryable, input: CreateGameSessionI
   const currencyCode = input.demo ? null : await sessionCurrency(db, input.userId, input.currencyCode ?? null);
   // 192 random bits, URL-safe: the session id is the only credential of the launch URL.
   const sessionId = randomBytes(24).toString('base64url');
-  const expiresAt = new Date(Date.now() + GAME_SESSION_TTL_MS);
+  const expiresAt = new Date((input.now ?? new Date()).getTime() + GAME_SESSION_TTL_MS);
   await db.query(
-    `INSERT INTO game_sessions (id, user_id, game_id, demo, currency_code, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [sessionId, input.userId, game.id, input.demo, currencyCode, expiresAt],
+    `INSERT INTO game_sessions (id, user_id, game_id, demo, currency_code, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now()), $7)`,
+    [sessionId, input.userId, game.id, input.demo, currencyCode, input.now ?? null, expiresAt],
   );
   return { sessionId, launchUrl: `/play/${sessionId}`, gameId: game.id, demo: input.demo, currencyCode, expiresAt };
 }
@@ -418,8 +430,8 @@ export interface StoredGameSession {
   expiresAt: Date;
 }
 
-/** A session that exists and has not expired, or null. */
-export async function getGameSession(db: Queryable, sessionId: string): Promise<StoredGameSession | null> {
+/** A session that exists and has not expired at `now` (default the system clock), or null. */
+export async function getGameSession(db: Queryable, sessionId: string, now: Date = new Date()): Promise<StoredGameSession | null> {
   const row = await maybeOne<{
     id: string;
     user_id: number | null;
@@ -431,8 +443,8 @@ export async function getGameSession(db: Queryable, sessionId: string): Promise<
   }>(
     db,
     `SELECT id, user_id, game_id, demo, currency_code, created_at, expires_at
-     FROM game_sessions WHERE id = $1 AND expires_at > now()`,
-    [sessionId],
+     FROM game_sessions WHERE id = $1 AND expires_at > $2`,
+    [sessionId, now],
   );
   if (!row) return null;
   return {

@@ -299,7 +299,8 @@ export interface Notification {
   id: number;
   title: string;
   message: string;
-  read: boolean;
+  isRead: boolean;
+  readAt: Date | null;
   createdAt: Date;
 }
 
@@ -312,7 +313,7 @@ interface NotificationRow {
 }
 
 function toNotification(r: NotificationRow): Notification {
-  return { id: r.id, title: r.title, message: r.message, read: r.read_at !== null, createdAt: r.created_at };
+  return { id: r.id, title: r.title, message: r.message, isRead: r.read_at !== null, readAt: r.read_at, createdAt: r.created_at };
 }
 
 export interface PageRequest {

@@ -15,12 +15,12 @@ function casinoFailure(error: unknown): never {
   throw error;
 }
 
-function apiSession(session: casino.GameSession, currencyCode: string | null) {
+function apiSession(session: casino.GameSession) {
   return {
     sessionId: session.sessionId,
     gameId: session.gameId,
     demo: session.demo,
-    currencyCode,
+    currencyCode: session.currencyCode,
     launchUrl: session.launchUrl,
     expiresAt: session.expiresAt.toISOString(),
   };
@@ -64,18 +64,24 @@ export function casinoHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
     casinoInitGame: async (input) => {
       const me = player(input);
       assertNotSelfExcluded(me.user, ctx.now());
-      const currencyCode = input.body.currencyCode ?? (await selectedCurrency(ctx, me.userId));
       const session = await casino
-        .createGameSession(ctx.db, { userId: me.userId, gameId: input.body.gameId, demo: false, currencyCode })
+        .createGameSession(ctx.db, {
+          userId: me.userId,
+          gameId: input.body.gameId,
+          demo: false,
+          currencyCode: input.body.currencyCode,
+          device: input.body.device,
+          now: ctx.now(),
+        })
         .catch(casinoFailure);
-      return { gameSession: apiSession(session, currencyCode) };
+      return { gameSession: apiSession(session) };
     },
 
     casinoInitGameDemo: async ({ body }) => {
       const session = await casino
-        .createGameSession(ctx.db, { userId: null, gameId: body.gameId, demo: true })
+        .createGameSession(ctx.db, { userId: null, gameId: body.gameId, demo: true, device: body.device, now: ctx.now() })
         .catch(casinoFailure);
-      return { gameSession: apiSession(session, null) };
+      return { gameSession: apiSession(session) };
     },
   };
 
@@ -92,12 +98,4 @@ export function casinoHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
     },
   };
   return { json, raw };
-}
-
-async function selectedCurrency(ctx: AppContext, userId: number): Promise<string | null> {
-  const rows = await ctx.db.query<{ code: string }>(
-    'SELECT c.code FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND w.selected',
-    [userId],
-  );
-  return rows[0]?.code ?? null;
 }
