@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
-import { EncodedSignupInput } from '../../src/rules/user.ts';
+import { createSignupInput } from '../../src/rules/user.ts';
 import { EncodedResetPasswordInput, EncodedPasswordChange } from '../../src/rules/auth.ts';
 import { decodePassword } from '../../src/rules/password.ts';
 import { validate } from '../../src/rules/validate.ts';
@@ -10,6 +10,7 @@ import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { RATE_RULES, type RateRule } from '../http/rate-limit.ts';
 import { passwordResetEmail, verificationEmail, type MailMessage } from '../providers/mail.ts';
 import type { SocialProfile } from '../providers/identity.ts';
+import { checkRegion } from './profile.ts';
 import { hashEmailToken, newEmailToken } from './tokens.ts';
 import { findUserByEmail, findUserById, findUserByLogin, isSelfExcluded, type UserRow } from './users.ts';
 
@@ -27,6 +28,19 @@ function rateLimit(ctx: AppContext, key: string, rule: RateRule): void {
   if (retryAfter !== null) throw new ApiError(429, 'RATE_LIMITED', undefined, { 'retry-after': String(retryAfter) });
 }
 
+/**
+ * For calls that answer the same whether or not the account exists: a per-account limit must not show
+ * (a 429 would tell that the account exists), so over the limit the call quietly does nothing.
+ */
+function withinQuietLimit(ctx: AppContext, key: string, rule: RateRule): boolean {
+  return ctx.limiter.hit(key, rule, ctx.now().getTime()) === null;
+}
+
+/** Social sign-ins share the per-client login limit (checked before the provider is asked). */
+export function limitSocialLogin(ctx: AppContext, ip: string): void {
+  rateLimit(ctx, `login:ip:${ip}`, RATE_RULES.loginPerIp);
+}
+
 /** Refuses players who may not hold a session: inactive, or self-excluded. */
 export function assertMayPlay(user: UserRow, now: Date): void {
   if (!user.active) throw new ApiError(403, 'USER_INACTIVE');
@@ -35,8 +49,15 @@ export function assertMayPlay(user: UserRow, now: Date): void {
 
 async function startSession(ctx: AppContext, db: Queryable, user: UserRow) {
   const now = ctx.now();
-  const issued = await ctx.tokens.issue(db, user.id, now);
-  const updated = await one<UserRow>(db, 'UPDATE users SET last_login_at = $2 WHERE id = $1 RETURNING *', [user.id, now]);
+  const issued = await ctx.tokens.issue(db, user.id, now, { sessionLimitMinutes: user.session_limit_minutes });
+  // A temporary self-exclusion that has ended is cleared, so the player no longer shows it (selfExcludedUntil).
+  const updated = await one<UserRow>(
+    db,
+    `UPDATE users SET last_login_at = $2,
+       self_excluded_until = CASE WHEN self_excluded_until <= $2 THEN NULL ELSE self_excluded_until END
+     WHERE id = $1 RETURNING *`,
+    [user.id, now],
+  );
   return { accessToken: issued.accessToken, expiresAt: issued.expiresAt, user: updated };
 }
 
@@ -69,8 +90,21 @@ async function createWallets(db: Queryable, userId: number): Promise<void> {
   );
 }
 
-/** Creates a verification token in the caller's transaction; the email goes out after it commits. */
+/** Makes the unused tokens of a purpose unusable (a newer link replaces them, or the password changed). */
+async function retireTokens(db: Queryable, userId: number, purpose: 'verify_email' | 'reset_password', now: Date) {
+  await db.query('UPDATE user_tokens SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [
+    userId,
+    purpose,
+    now,
+  ]);
+}
+
+/**
+ * Creates a verification token in the caller's transaction (older links stop working); the email goes
+ * out after it commits.
+ */
 async function prepareVerification(ctx: AppContext, db: Queryable, user: UserRow): Promise<MailMessage> {
+  await retireTokens(db, user.id, 'verify_email', ctx.now());
   const { token, hash: tokenHash } = newEmailToken();
   await db.query(
     "INSERT INTO user_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, 'verify_email', $2, $3)",
@@ -86,13 +120,18 @@ function uniqueViolation(error: unknown): string | null {
   return e.constraint ?? e.message ?? '';
 }
 
+/** Calling codes written with or without '+' ("+351", "351") are the same code. */
+const samePhoneSql = "ltrim(phone_code, '+') = ltrim($1, '+') AND phone = $2";
+
 export async function signup(ctx: AppContext, body: unknown, ip: string): Promise<UserRow> {
   rateLimit(ctx, `signup:ip:${ip}`, RATE_RULES.signupPerIp);
-  const result = validate(EncodedSignupInput, body);
+  // The age rule reads the server's clock, like every other rule with a date in it.
+  const result = validate(createSignupInput({ passwords: 'base64', now: ctx.now }), body);
   if (!result.ok) throw badRequest(result.fields);
   const input = result.value;
   const password = decodePassword(input.password);
   if (password === null) throw badRequest([{ field: 'password', code: 'password.encoding' }]);
+  await checkRegion(ctx.db, input.countryCode, input.stateCode);
   const passwordHash = await hashPassword(password);
   try {
     const { user, message } = await ctx.db.transaction(async (tx) => {
@@ -102,10 +141,7 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
         [input.email, input.username],
       );
       if (taken) throw new ApiError(409, 'USERNAME_OR_EMAIL_ALREADY_EXISTS');
-      const phoneTaken = await maybeOne(tx, 'SELECT id FROM users WHERE phone_code = $1 AND phone = $2', [
-        input.phoneCode,
-        input.phone,
-      ]);
+      const phoneTaken = await maybeOne(tx, `SELECT id FROM users WHERE ${samePhoneSql}`, [input.phoneCode, input.phone]);
       if (phoneTaken) throw new ApiError(409, 'PHONE_IS_TAKEN');
       let referrerId: number | null = null;
       if (input.referralCode) {
@@ -158,7 +194,7 @@ export async function resendVerification(ctx: AppContext, email: string, ip: str
   rateLimit(ctx, `forgot:ip:${ip}`, RATE_RULES.forgotPerIp);
   const user = await findUserByEmail(ctx.db, email);
   if (!user || user.email_verified_at) return;
-  rateLimit(ctx, `verify:user:${user.id}`, RATE_RULES.forgotPerAccount);
+  if (!withinQuietLimit(ctx, `verify:user:${user.id}`, RATE_RULES.forgotPerAccount)) return;
   const message = await ctx.db.transaction((tx) => prepareVerification(ctx, tx, user));
   await ctx.mail.send(message);
 }
@@ -198,7 +234,7 @@ export async function forgotPassword(ctx: AppContext, email: string, ip: string)
   rateLimit(ctx, `forgot:ip:${ip}`, RATE_RULES.forgotPerIp);
   const user = await findUserByEmail(ctx.db, email);
   if (!user || !user.active) return; // the answer is the same, so accounts cannot be discovered here
-  rateLimit(ctx, `forgot:user:${user.id}`, RATE_RULES.forgotPerAccount);
+  if (!withinQuietLimit(ctx, `forgot:user:${user.id}`, RATE_RULES.forgotPerAccount)) return;
   const { token, hash: tokenHash } = newEmailToken();
   await ctx.db.query(
     "INSERT INTO user_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, 'reset_password', $2, $3)",
@@ -215,6 +251,15 @@ export async function resetPassword(ctx: AppContext, body: unknown): Promise<voi
   if (!result.ok) throw badRequest(result.fields);
   const plain = decodePassword(result.value.newPassword);
   if (plain === null) throw badRequest([{ field: 'newPassword', code: 'password.encoding' }]);
+  // Checked before the token is consumed, so the player can pick another password with the same link.
+  const holder = await maybeOne<{ password_hash: string | null }>(
+    ctx.db,
+    `SELECT u.password_hash FROM user_tokens t JOIN users u ON u.id = t.user_id
+     WHERE t.token_hash = $1 AND t.purpose = 'reset_password' AND t.used_at IS NULL AND t.expires_at > $2`,
+    [hashEmailToken(result.value.token), ctx.now()],
+  );
+  if (!holder) throw new ApiError(422, 'INVALID_TOKEN');
+  if (holder.password_hash && (await verify(holder.password_hash, plain))) throw new ApiError(422, 'SAME_PASSWORD');
   const passwordHash = await hashPassword(plain);
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
@@ -224,6 +269,8 @@ export async function resetPassword(ctx: AppContext, body: unknown): Promise<voi
       'UPDATE users SET password_hash = $2, email_verified_at = COALESCE(email_verified_at, $3), updated_at = $3 WHERE id = $1',
       [userId, passwordHash, now],
     );
+    // Other reset links sent before this one must not set the password again.
+    await retireTokens(tx, userId, 'reset_password', now);
     await ctx.tokens.revokeAll(tx, userId, now);
   });
 }
@@ -237,6 +284,8 @@ export async function changePassword(ctx: AppContext, userId: number, sessionId:
   if (newPassword === null) throw badRequest([{ field: 'newPassword', code: 'password.encoding' }]);
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new ApiError(404, 'USER_DOES_NOT_EXISTS');
+  // Whoever holds a session must not be able to guess the password faster than at login.
+  rateLimit(ctx, `password:user:${userId}`, RATE_RULES.loginPerAccount);
   if (!user.password_hash || !(await verify(user.password_hash, oldPassword))) {
     throw new ApiError(422, 'WRONG_PASSWORD');
   }
@@ -244,6 +293,7 @@ export async function changePassword(ctx: AppContext, userId: number, sessionId:
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     await tx.query('UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1', [userId, passwordHash, now]);
+    await retireTokens(tx, userId, 'reset_password', now);
     // Other devices are signed out; this session stays.
     await tx.query('UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL', [
       userId,

@@ -5,6 +5,7 @@ import { checkFileContent, sniffFileType } from '../../src/rules/files.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { ApiError } from '../errors.ts';
+import { fileIssueError } from './profile.ts';
 import { hasCompleteProfile, type UserRow } from './users.ts';
 
 export type DocumentStatus = 'Under Review' | 'Approved' | 'Rejected';
@@ -58,21 +59,34 @@ export interface DocumentUpload {
 }
 
 /**
- * Stores the uploads as one unit: every file is checked first, then all rows are written in one
- * transaction; a failure leaves neither rows nor files behind.
+ * Stores the uploads as one unit: the labels and every file are checked first, then all rows are written
+ * in one transaction; a failure leaves neither rows nor files behind. `fieldOf(i)` names the i-th pair's
+ * parts in field errors ('file' for a single upload, 'file.1' for the second of several).
  */
-export async function uploadDocuments(ctx: AppContext, user: UserRow, uploads: DocumentUpload[]): Promise<DocumentRow[]> {
+export async function uploadDocuments(
+  ctx: AppContext,
+  user: UserRow,
+  uploads: DocumentUpload[],
+  fieldOf: (index: number) => { label: string; file: string } = () => ({ label: 'documentLabelId', file: 'file' }),
+): Promise<DocumentRow[]> {
   if (!hasCompleteProfile(user)) throw new ApiError(422, 'PROFILE_INCOMPLETE');
-  const labelIds = uploads.map((upload) => upload.documentLabelId);
-  if (new Set(labelIds).size !== labelIds.length) {
-    throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: 'documentLabelId', code: 'duplicate' }]);
-  }
+  const seen = new Set<number>();
+  const known = new Set((await listDocumentLabels(ctx.db)).map((label) => label.id));
+  uploads.forEach((upload, index) => {
+    // Checked here rather than in SQL: an id beyond the integer column's range is unknown, not an error.
+    if (!known.has(upload.documentLabelId)) {
+      throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: fieldOf(index).label, code: 'documentLabel' }]);
+    }
+    if (seen.has(upload.documentLabelId)) {
+      throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: fieldOf(index).label, code: 'duplicate' }]);
+    }
+    seen.add(upload.documentLabelId);
+  });
   const typed = uploads.map((upload, index) => {
     const issue = checkFileContent(upload.bytes, 'document', upload.fileName);
-    if (issue === 'file.size') throw new ApiError(413, 'FILE_TOO_LARGE');
-    if (issue !== null) throw new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED', [{ field: `file.${index}`, code: issue }]);
+    if (issue !== null) throw fileIssueError(issue, fieldOf(index).file);
     const type = sniffFileType(upload.bytes);
-    if (type === null) throw new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED');
+    if (type === null) throw fileIssueError('file.type', fieldOf(index).file);
     return { ...upload, type, storedName: randomBytes(18).toString('base64url') };
   });
   const dir = join(ctx.uploadsDir, 'documents');
@@ -82,8 +96,6 @@ export async function uploadDocuments(ctx: AppContext, user: UserRow, uploads: D
     return await ctx.db.transaction(async (tx) => {
       const ids: number[] = [];
       for (const upload of typed) {
-        const label = await maybeOne(tx, 'SELECT 1 FROM document_labels WHERE id = $1', [upload.documentLabelId]);
-        if (!label) throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: 'documentLabelId', code: 'documentLabel' }]);
         const live = await maybeOne(
           tx,
           "SELECT 1 FROM documents WHERE user_id = $1 AND document_label_id = $2 AND status <> 'Rejected'",
@@ -119,7 +131,9 @@ export async function removeDocument(ctx: AppContext, userId: number, documentId
   );
   if (!row) throw new ApiError(404, 'NOT_FOUND');
   if (row.status !== 'Rejected') throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
-  await ctx.db.query('DELETE FROM documents WHERE id = $1', [documentId]);
+  // Only while still rejected: a review cannot slip in between the check and the delete.
+  const deleted = await ctx.db.query("DELETE FROM documents WHERE id = $1 AND status = 'Rejected' RETURNING id", [documentId]);
+  if (deleted.length === 0) throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
   rmSync(join(ctx.uploadsDir, 'documents', row.stored_name), { force: true });
 }
 

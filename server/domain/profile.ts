@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AddressInput, ProfileUpdateInput } from '../../src/rules/user.ts';
+import { AddressInput, createProfileUpdateInput } from '../../src/rules/user.ts';
 import { checkFileContent, sniffFileType } from '../../src/rules/files.ts';
 import { validate } from '../../src/rules/validate.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { ApiError, badRequest, type FieldIssue } from '../errors.ts';
 import type { UserRow } from './users.ts';
 
 /** Country and state must be ones the server lists; a country without listed states takes any state code. */
@@ -24,7 +24,8 @@ export async function checkRegion(db: Queryable, countryCode: string, stateCode:
 }
 
 export async function updateProfile(ctx: AppContext, userId: number, body: unknown): Promise<UserRow> {
-  const result = validate(ProfileUpdateInput, body);
+  // The age rule reads the server's clock (ctx.now), like every other time-dependent rule here.
+  const result = validate(createProfileUpdateInput({ now: ctx.now }), body);
   if (!result.ok) throw badRequest(result.fields);
   const input = result.value;
   await checkRegion(ctx.db, input.countryCode, input.stateCode);
@@ -35,11 +36,16 @@ export async function updateProfile(ctx: AppContext, userId: number, body: unkno
         userId,
       ]);
       if (usernameTaken) throw new ApiError(409, 'USERNAME_IS_TAKEN');
-      const phoneTaken = await maybeOne(tx, 'SELECT 1 FROM users WHERE phone_code = $1 AND phone = $2 AND id <> $3', [
-        input.phoneCode,
-        input.phone,
-        userId,
-      ]);
+      // "+351" and "351" are one calling code: compare them without the optional plus sign.
+      const phoneTaken = await maybeOne(
+        tx,
+        "SELECT 1 FROM users WHERE ltrim(phone_code, '+') = ltrim($1, '+') AND phone = $2 AND id <> $3",
+        [
+          input.phoneCode,
+          input.phone,
+          userId,
+        ],
+      );
       if (phoneTaken) throw new ApiError(409, 'PHONE_IS_TAKEN');
       return one<UserRow>(
         tx,
@@ -116,17 +122,45 @@ async function validAddress(ctx: AppContext, body: unknown) {
 
 const MAX_ADDRESSES = 20;
 
+type AddressValues = Awaited<ReturnType<typeof validAddress>>;
+
+function addressParams(input: AddressValues) {
+  return [input.label?.trim() || null, input.address.trim(), input.city.trim(), input.stateCode, input.countryCode, input.zipCode];
+}
+
+/**
+ * The same street address, city, zip code and country as another saved address of the player is a
+ * duplicate (openapi.yaml), whatever the state, the label or the letter case; 12345-6789 is 123456789.
+ * The player's row is locked first, so concurrent adds are checked one after the other.
+ */
+async function assertNewAddress(tx: Queryable, userId: number, input: AddressValues, exceptId: number | null): Promise<void> {
+  const same = await maybeOne(
+    tx,
+    `SELECT 1 FROM addresses
+     WHERE user_id = $1 AND lower(address) = lower($2) AND lower(city) = lower($3) AND country_code = $4
+       AND replace(zip_code, '-', '') = replace($5, '-', '') AND id <> $6`,
+    [userId, input.address.trim(), input.city.trim(), input.countryCode, input.zipCode, exceptId ?? 0],
+  );
+  if (same) throw new ApiError(409, 'ADDRESS_ALREADY_EXISTS');
+}
+
+async function lockUser(tx: Queryable, userId: number): Promise<void> {
+  await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+}
+
 export async function addAddress(ctx: AppContext, userId: number, body: unknown): Promise<AddressRow> {
   const input = await validAddress(ctx, body);
   try {
     return await ctx.db.transaction(async (tx) => {
+      await lockUser(tx, userId);
       const { count } = await one<{ count: number }>(tx, 'SELECT count(*) AS count FROM addresses WHERE user_id = $1', [userId]);
       if (count >= MAX_ADDRESSES) throw badRequest([{ field: '', code: 'address.limit' }]);
+      await assertNewAddress(tx, userId, input, null);
       return one<AddressRow>(
         tx,
         `INSERT INTO addresses (user_id, label, address, city, state_code, country_code, zip_code)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [userId, input.label?.trim() || null, input.address.trim(), input.city.trim(), input.stateCode, input.countryCode, input.zipCode],
+        [userId, ...addressParams(input)],
       );
     });
   } catch (error) {
@@ -138,15 +172,19 @@ export async function addAddress(ctx: AppContext, userId: number, body: unknown)
 export async function updateAddress(ctx: AppContext, userId: number, addressId: number, body: unknown): Promise<AddressRow> {
   const input = await validAddress(ctx, body);
   try {
-    const row = await maybeOne<AddressRow>(
-      ctx.db,
-      `UPDATE addresses SET label = $3, address = $4, city = $5, state_code = $6, country_code = $7, zip_code = $8, updated_at = now()
-       WHERE id = $1 AND user_id = $2 RETURNING *`,
-      [addressId, userId, input.label?.trim() || null, input.address.trim(), input.city.trim(), input.stateCode, input.countryCode, input.zipCode],
-    );
-    // Another player's address is reported exactly like a missing one.
-    if (!row) throw new ApiError(404, 'NOT_FOUND');
-    return row;
+    return await ctx.db.transaction(async (tx) => {
+      await lockUser(tx, userId);
+      // Another player's address is reported exactly like a missing one.
+      const mine = await maybeOne(tx, 'SELECT 1 FROM addresses WHERE id = $1 AND user_id = $2', [addressId, userId]);
+      if (!mine) throw new ApiError(404, 'NOT_FOUND');
+      await assertNewAddress(tx, userId, input, addressId);
+      return one<AddressRow>(
+        tx,
+        `UPDATE addresses SET label = $3, address = $4, city = $5, state_code = $6, country_code = $7, zip_code = $8, updated_at = $9
+         WHERE id = $1 AND user_id = $2 RETURNING *`,
+        [addressId, userId, ...addressParams(input), ctx.now()],
+      );
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError(409, 'ADDRESS_ALREADY_EXISTS');
     throw error;
@@ -164,32 +202,54 @@ function imagesDir(ctx: AppContext): string {
   return join(ctx.uploadsDir, 'profile-images');
 }
 
-export async function setProfileImage(ctx: AppContext, user: UserRow, fileName: string, bytes: Buffer): Promise<UserRow> {
-  const issue = checkFileContent(bytes, 'profileImage', fileName);
-  if (issue === 'file.size') throw new ApiError(413, 'FILE_TOO_LARGE');
-  if (issue !== null) throw new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED', [{ field: 'file', code: issue }]);
-  const type = sniffFileType(bytes);
-  if (type !== 'jpeg' && type !== 'png') throw new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED');
-  const imageId = randomBytes(18).toString('base64url');
-  mkdirSync(imagesDir(ctx), { recursive: true });
-  writeFileSync(join(imagesDir(ctx), imageId), bytes);
-  const updated = await one<UserRow>(
-    ctx.db,
-    'UPDATE users SET profile_image_id = $2, profile_image_type = $3, updated_at = $4 WHERE id = $1 RETURNING *',
-    [user.id, imageId, type, ctx.now()],
-  );
-  if (user.profile_image_id) rmSync(join(imagesDir(ctx), user.profile_image_id), { force: true });
+/** The problem with an uploaded picture as an API error: 400 empty, 413 too large, 415 not JPEG/PNG. */
+export function fileIssueError(issue: string, field: string): ApiError {
+  const fields: FieldIssue[] = [{ field, code: issue }];
+  if (issue === 'file.empty') return badRequest(fields);
+  if (issue === 'file.size') return new ApiError(413, 'FILE_TOO_LARGE');
+  return new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED', fields);
+}
+
+/**
+ * Swaps the player's picture id in one transaction that reads the current id under a row lock, so the
+ * file replaced is the one really replaced (not the one seen when the request started), also when two
+ * uploads race; that file is deleted once the change is committed.
+ */
+async function swapProfileImage(ctx: AppContext, userId: number, image: { id: string; type: 'jpeg' | 'png' } | null): Promise<UserRow> {
+  const { updated, previous } = await ctx.db.transaction(async (tx) => {
+    const current = await one<{ profile_image_id: string | null }>(tx, 'SELECT profile_image_id FROM users WHERE id = $1 FOR UPDATE', [
+      userId,
+    ]);
+    const row = await one<UserRow>(
+      tx,
+      'UPDATE users SET profile_image_id = $2, profile_image_type = $3, updated_at = $4 WHERE id = $1 RETURNING *',
+      [userId, image?.id ?? null, image?.type ?? null, ctx.now()],
+    );
+    return { updated: row, previous: current.profile_image_id };
+  });
+  if (previous && previous !== image?.id) rmSync(join(imagesDir(ctx), previous), { force: true });
   return updated;
 }
 
+export async function setProfileImage(ctx: AppContext, user: UserRow, fileName: string, bytes: Buffer): Promise<UserRow> {
+  const issue = checkFileContent(bytes, 'profileImage', fileName);
+  if (issue !== null) throw fileIssueError(issue, 'file');
+  const type = sniffFileType(bytes);
+  if (type !== 'jpeg' && type !== 'png') throw new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED', [{ field: 'file', code: 'file.type' }]);
+  const imageId = randomBytes(18).toString('base64url');
+  const path = join(imagesDir(ctx), imageId);
+  mkdirSync(imagesDir(ctx), { recursive: true });
+  writeFileSync(path, bytes, { mode: 0o600 });
+  try {
+    return await swapProfileImage(ctx, user.id, { id: imageId, type });
+  } catch (error) {
+    rmSync(path, { force: true });
+    throw error;
+  }
+}
+
 export async function removeProfileImage(ctx: AppContext, user: UserRow): Promise<UserRow> {
-  const updated = await one<UserRow>(
-    ctx.db,
-    'UPDATE users SET profile_image_id = NULL, profile_image_type = NULL, updated_at = $2 WHERE id = $1 RETURNING *',
-    [user.id, ctx.now()],
-  );
-  if (user.profile_image_id) rmSync(join(imagesDir(ctx), user.profile_image_id), { force: true });
-  return updated;
+  return swapProfileImage(ctx, user.id, null);
 }
 
 export async function readProfileImage(ctx: AppContext, imageId: string): Promise<{ bytes: Buffer; type: 'jpeg' | 'png' } | null> {

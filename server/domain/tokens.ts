@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Queryable } from '../db/db.ts';
 import { maybeOne } from '../db/db.ts';
+import { ApiError } from '../errors.ts';
 
 const ISSUER = 'casino-reference-server';
+/** Claim on tokens whose lifetime was cut short by the player's session limit: its minutes. */
+const SESSION_LIMIT_CLAIM = 'slm';
 
 /** The signing secret: JWT_SECRET, else one generated once and kept in the data folder. */
 export function loadJwtSecret(configured: string | null, dataDir: string): Uint8Array {
@@ -24,9 +27,17 @@ export interface IssuedToken {
   expiresAt: Date;
 }
 
+export interface IssueOptions {
+  /** The player's responsible-gambling session limit: the token ends this many minutes after login. */
+  sessionLimitMinutes?: number | null;
+}
+
 export interface TokenService {
-  issue(db: Queryable, userId: number, now: Date): Promise<IssuedToken>;
-  /** The session behind a bearer token, or null when the token is bad, expired or revoked. */
+  issue(db: Queryable, userId: number, now: Date, options?: IssueOptions): Promise<IssuedToken>;
+  /**
+   * The session behind a bearer token, or null when the token is bad, expired or revoked. A token that
+   * the player's session limit ended throws 401 SESSION_EXPIRED instead.
+   */
   verify(db: Queryable, token: string, now: Date): Promise<{ userId: number; sessionId: string } | null>;
   revoke(db: Queryable, sessionId: string, now: Date): Promise<void>;
   revokeAll(db: Queryable, userId: number, now: Date): Promise<void>;
@@ -34,23 +45,26 @@ export interface TokenService {
 
 export function createTokenService(secret: Uint8Array, ttlSeconds: number): TokenService {
   return {
-    async issue(db, userId, now) {
+    async issue(db, userId, now, options = {}) {
       const sessionId = randomUUID();
       const issuedAt = Math.floor(now.getTime() / 1000);
-      const expiresAt = new Date((issuedAt + ttlSeconds) * 1000);
+      const limitMinutes = options.sessionLimitMinutes ?? null;
+      const limited = limitMinutes !== null && limitMinutes * 60 < ttlSeconds;
+      const lifetime = limited ? limitMinutes * 60 : ttlSeconds;
+      const expiresAt = new Date((issuedAt + lifetime) * 1000);
       await db.query('INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
         sessionId,
         userId,
         now,
         expiresAt,
       ]);
-      const accessToken = await new SignJWT({})
+      const accessToken = await new SignJWT(limited ? { [SESSION_LIMIT_CLAIM]: limitMinutes } : {})
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuer(ISSUER)
         .setSubject(String(userId))
         .setJti(sessionId)
         .setIssuedAt(issuedAt)
-        .setExpirationTime(issuedAt + ttlSeconds)
+        .setExpirationTime(issuedAt + lifetime)
         .sign(secret);
       return { accessToken, sessionId, expiresAt };
     },
@@ -67,6 +81,18 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
         subject = payload.sub;
         jti = payload.jti;
       } catch (error) {
+        // jose reports expiry only after checking the signature, so the payload it hands back is ours.
+        if (error instanceof joseErrors.JWTExpired && typeof error.payload[SESSION_LIMIT_CLAIM] === 'number') {
+          const { sub, jti } = error.payload;
+          if (!sub || !jti || !/^\d+$/.test(sub)) return null;
+          // A session the player ended (logout) or that was revoked is just gone, not "expired by the limit".
+          const ended = await maybeOne(db, 'SELECT 1 FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
+            jti,
+            Number(sub),
+          ]);
+          if (ended) throw new ApiError(401, 'SESSION_EXPIRED');
+          return null;
+        }
         if (error instanceof joseErrors.JOSEError) return null;
         throw error;
       }

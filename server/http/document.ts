@@ -48,6 +48,7 @@ export function documentHandlers(ctx: AppContext): JsonHandlers {
         ctx,
         me.user,
         form.files.map((file, index) => ({ documentLabelId: Number(labels[index]), fileName: file.fileName, bytes: file.bytes })),
+        (index) => ({ label: `documentLabelId.${index}`, file: `file.${index}` }),
       );
       return { documents: stored.map(apiDocument) };
     },

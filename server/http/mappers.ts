@@ -4,10 +4,14 @@ import type { DocumentRow } from '../domain/documents.ts';
 
 const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
 
-/** How the account began: social accounts have no password until the player sets one. */
+/**
+ * How the account began. Social accounts keep their provider after the player sets a password (through
+ * the forgot-password flow); accounts are never linked, so an email account has neither id.
+ */
 function authProvider(row: UserRow): 'email' | 'google' | 'facebook' {
-  if (row.password_hash !== null) return 'email';
-  return row.google_sub !== null ? 'google' : 'facebook';
+  if (row.google_sub !== null) return 'google';
+  if (row.facebook_id !== null) return 'facebook';
+  return 'email';
 }
 
 export function apiUser(row: UserRow) {

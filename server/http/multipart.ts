@@ -3,6 +3,7 @@ import { MAX_UPLOAD_BYTES } from '../../src/rules/files.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { ApiError } from '../errors.ts';
+import { schemaRuleCode } from './field-codes.ts';
 import { listOperations, loadOpenApi } from './openapi.ts';
 
 export interface UploadedFile {
@@ -16,6 +17,9 @@ export interface MultipartForm {
   files: UploadedFile[];
 }
 
+/** Text parts a form may carry at most. */
+const MAX_FIELDS = 40;
+
 /**
  * Reads a multipart body whole, within limits: files under MAX_UPLOAD_BYTES each, at most maxFiles files
  * and a bounded number of text fields. Anything else is refused before it is stored anywhere.
@@ -24,15 +28,23 @@ export async function readMultipart(req: FastifyRequest, maxFiles: number): Prom
   if (!req.isMultipart()) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE');
   const fields = new Map<string, string[]>();
   const files: UploadedFile[] = [];
-  const parts = req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES - 1, files: maxFiles, fields: 40, fieldSize: 1024 } });
-  for await (const part of parts) {
-    if (part.type === 'file') {
-      const bytes = await part.toBuffer();
-      files.push({ field: part.fieldname, fileName: part.filename, bytes });
-    } else {
-      const value = typeof part.value === 'string' ? part.value : String(part.value);
-      fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), value]);
+  const parts = req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES - 1, files: maxFiles, fields: MAX_FIELDS, fieldSize: 1024 } });
+  try {
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        files.push({ field: part.fieldname, fileName: part.filename, bytes });
+      } else {
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), value]);
+      }
     }
+  } catch (error) {
+    // More parts than the operation takes is a malformed request (400), not a too large one (413).
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT') throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: 'file', code: 'maxItems' }]);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: '', code: 'maxItems' }]);
+    throw error;
   }
   return { fields, files };
 }
@@ -79,7 +91,11 @@ export function checkParts(operationId: string, form: MultipartForm): void {
       const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
       if (error.keyword === 'required') return { field: String(params.missingProperty), code: 'required' };
       if (error.keyword === 'additionalProperties') return { field: String(params.additionalProperty), code: 'unknownField' };
-      return { field: base, code: error.keyword };
+      // A label id that is not an id written in decimal names no label.
+      if (/^documentLabelId(\.\d+)?$/.test(base) && (error.keyword === 'pattern' || error.keyword === 'maxLength')) {
+        return { field: base, code: 'documentLabel' };
+      }
+      return { field: base, code: schemaRuleCode(base, error) ?? error.keyword };
     });
     throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', fields);
   }

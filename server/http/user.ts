@@ -7,14 +7,18 @@ import { listWallets, selectWallet } from '../domain/wallets.ts';
 import { SocialLoginError, verifyFacebookToken, verifyGoogleCredential } from '../providers/identity.ts';
 import { player } from './auth-guard.ts';
 import { apiAddress, apiUser } from './mappers.ts';
-import { readMultipart } from './multipart.ts';
+import { checkParts, readMultipart } from './multipart.ts';
 import type { JsonHandlers, RawHandlers } from './types.ts';
 import { one } from '../db/db.ts';
 import type { UserRow } from '../domain/users.ts';
 
+/**
+ * Every failure to verify a social sign-in is 422 SOCIAL_LOGIN_FAILED, the provider being unreachable
+ * included (openapi.yaml): the player can only try again or use a password.
+ */
 function socialFailure(error: unknown): never {
   if (error instanceof SocialLoginError) {
-    if (error.reason === 'unavailable') throw new ApiError(500, 'SOCIAL_LOGIN_FAILED');
+    if (error.reason === 'not_configured') throw new ApiError(422, 'SOCIAL_LOGIN_NOT_CONFIGURED');
     throw new ApiError(422, 'SOCIAL_LOGIN_FAILED');
   }
   throw error;
@@ -28,9 +32,10 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
   const json: JsonHandlers = {
     userLogin: async ({ body, ip }) => session(await auth.login(ctx, body, ip)),
 
-    userGoogleLogin: async ({ body }) => {
+    userGoogleLogin: async ({ body, ip }) => {
       const clientId = ctx.config.googleClientId;
       if (!clientId) throw new ApiError(422, 'SOCIAL_LOGIN_NOT_CONFIGURED');
+      auth.limitSocialLogin(ctx, ip);
       const profileData = await verifyGoogleCredential(body.credential, {
         clientId,
         jwksUrl: ctx.config.googleJwksUrl,
@@ -40,9 +45,10 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
       return { ...session(result), isNewUser: result.isNewUser };
     },
 
-    userFacebookLogin: async ({ body }) => {
+    userFacebookLogin: async ({ body, ip }) => {
       const { facebookAppId: appId, facebookAppSecret: appSecret } = ctx.config;
       if (!appId || !appSecret) throw new ApiError(422, 'SOCIAL_LOGIN_NOT_CONFIGURED');
+      auth.limitSocialLogin(ctx, ip);
       const profileData = await verifyFacebookToken(body.accessToken, body.userID, {
         appId,
         appSecret,
@@ -130,6 +136,7 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
     userUploadProfileImage: async (input) => {
       const me = player(input);
       const form = await readMultipart(input.req, 1);
+      checkParts('userUploadProfileImage', form);
       const file = form.files.find((f) => f.field === 'file');
       if (!file) throw badRequest([{ field: 'file', code: 'required' }]);
       return { user: apiUser(await profile.setProfileImage(ctx, me.user, file.fileName, file.bytes)) };
@@ -153,7 +160,8 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
       reply
         .header('content-type', image.type === 'png' ? 'image/png' : 'image/jpeg')
         .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, max-age=86400')
+        // openapi.yaml: the id changes with every upload, so its bytes never change.
+        .header('cache-control', 'public, max-age=31536000, immutable')
         .header('content-security-policy', "default-src 'none'");
       return reply.send(image.bytes);
     },

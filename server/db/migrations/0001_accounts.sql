@@ -33,7 +33,8 @@ CREATE TABLE users (
 );
 CREATE UNIQUE INDEX users_email_unique ON users (lower(email));
 CREATE UNIQUE INDEX users_username_unique ON users (lower(username));
-CREATE UNIQUE INDEX users_phone_unique ON users (phone_code, phone) WHERE phone IS NOT NULL;
+-- '+351' and '351' are one calling code: the index compares them without the plus sign.
+CREATE UNIQUE INDEX users_phone_unique ON users (ltrim(phone_code, '+'), phone) WHERE phone IS NOT NULL;
 
 -- One row per issued access token (its jti); logout and self-exclusion revoke them.
 CREATE TABLE sessions (
