@@ -10,9 +10,10 @@ import type { AppContext } from './context.ts';
 import { ApiError, errorName, type ErrorCode, type FieldIssue } from './errors.ts';
 import { assertMayPlay } from './domain/auth.ts';
 import { findUserById } from './domain/users.ts';
-import { authMode, listOperations, loadOpenApi, OPENAPI_PATH } from './http/openapi.ts';
+import { authMode, listOperations, loadOpenApi, OPENAPI_PATH, resolveRef, type OperationInfo } from './http/openapi.ts';
 import type { Auth, JsonHandlers, RawHandlers } from './http/types.ts';
 import { createHandlers } from './http/handlers.ts';
+import { schemaRuleCode, withoutNullAlternatives } from './http/field-codes.ts';
 
 function newAjv(coerce: boolean): Ajv2020 {
   const ajv = new Ajv2020({
@@ -21,6 +22,8 @@ function newAjv(coerce: boolean): Ajv2020 {
     coerceTypes: coerce ? 'array' : false,
     useDefaults: true,
     removeAdditional: false,
+    // Errors carry the refused value: field-codes.ts names an amount's rule from it (amount.decimals, ...).
+    verbose: true,
   });
   addFormats.default(ajv);
   return ajv;
@@ -29,7 +32,7 @@ function newAjv(coerce: boolean): Ajv2020 {
 /** Per-field issues from Ajv errors: the dot path of the field and the keyword that failed. */
 function fieldIssues(errors: readonly Partial<ErrorObject>[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  for (const error of errors) {
+  for (const error of withoutNullAlternatives(errors)) {
     const base = (error.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
     const params = (error.params ?? {}) as Record<string, unknown>;
     let field = base;
@@ -40,13 +43,28 @@ function fieldIssues(errors: readonly Partial<ErrorObject>[]): FieldIssue[] {
       field = base ? `${base}.${params.additionalProperty}` : params.additionalProperty;
       code = 'unknownField';
     }
+    code = schemaRuleCode(field, error) ?? code;
     if (!issues.some((issue) => issue.field === field && issue.code === code)) issues.push({ field, code });
   }
   return issues.slice(0, 50);
 }
 
+/**
+ * FieldError in openapi.yaml: at most 100 entries, fields of at most 200 characters (an unknown member's
+ * name can be longer), rule codes of dotted letters. The envelope is the error handler's own answer: if
+ * it broke the contract, response validation would fail inside the error handler and the client would
+ * get Fastify's default error body instead of the envelope.
+ */
+const MAX_FIELD_ISSUES = 100;
+const MAX_FIELD_LENGTH = 200;
+const RULE_CODE = /^[A-Za-z]{1,64}(\.[A-Za-z]{1,64})*$/;
+
 function envelope(code: ErrorCode, status: number, fields?: FieldIssue[]) {
-  return { data: {}, errors: [{ name: errorName(status), description: code, ...(fields?.length ? { fields } : {}) }] };
+  const issues = (fields ?? []).slice(0, MAX_FIELD_ISSUES).map((issue) => ({
+    field: issue.field.slice(0, MAX_FIELD_LENGTH),
+    code: RULE_CODE.test(issue.code) && issue.code.length <= 64 ? issue.code : 'invalid',
+  }));
+  return { data: {}, errors: [{ name: errorName(status), description: code, ...(issues.length ? { fields: issues } : {}) }] };
 }
 
 interface Failure {
@@ -66,13 +84,16 @@ function classify(error: FastifyError & { errors?: unknown[] }): Failure {
     const reason = error.errors.find((e): e is ApiError => e instanceof ApiError);
     return reason ? classify(reason as unknown as FastifyError) : { status: 401, code: 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED' };
   }
+  // Response validation errors carry `validation` too: the server's answer, not the request, is at fault.
+  if (error.code === 'FST_RESPONSE_VALIDATION_FAILED_VALIDATION') return { status: 500, code: 'RESPONSE_VALIDATION_FAILED' };
   if (error.validation) {
     return { status: 400, code: 'PLEASE_CHECK_REQUEST_DATA', fields: fieldIssues(error.validation) };
   }
   switch (error.code) {
-    case 'FST_RESPONSE_VALIDATION_FAILED_VALIDATION':
-      return { status: 500, code: 'RESPONSE_VALIDATION_FAILED' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      // Only JSON bodies are read whole, and every string of every JSON body is bounded: no valid body
+      // comes near the limit, so an oversized one is bad request data (413 is for uploads).
+      return { status: 400, code: 'PLEASE_CHECK_REQUEST_DATA' };
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
@@ -93,6 +114,75 @@ function classify(error: FastifyError & { errors?: unknown[] }): Failure {
   return { status: 500, code: 'INTERNAL_SERVER_ERROR' };
 }
 
+interface RouteSchema {
+  operationId?: string;
+  body?: { content?: Record<string, { schema?: unknown }> };
+  querystring?: { properties?: Record<string, { type?: string | string[] }> };
+  params?: { properties?: Record<string, { type?: string | string[] }> };
+}
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/**
+ * Refuses a request body whose media type the operation does not declare (415), and reports a missing
+ * multipart body as its missing parts (400) as an empty multipart body would be. Operations without a
+ * request body ignore whatever JSON or multipart body they are sent.
+ */
+function contentTypeGate(op: OperationInfo) {
+  const body = op.operation.requestBody;
+  const declared = Object.keys(body?.content ?? {});
+  const multipartSchema = resolveRef<{ required?: string[] } | undefined>(body?.content['multipart/form-data']?.schema);
+  return async (req: FastifyRequest) => {
+    if (!body) return;
+    const header = req.headers['content-type'];
+    if (header === undefined) {
+      if (body.required && multipartSchema && !declared.includes('application/json')) {
+        throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', (multipartSchema.required ?? []).map((field) => ({ field, code: 'required' })));
+      }
+      return;
+    }
+    const mediaType = header.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (!declared.includes(mediaType)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE');
+  };
+}
+
+const INTEGER_TEXT = /^-?[0-9]+$/;
+const NUMBER_TEXT = /^-?[0-9]+(\.[0-9]+)?$/;
+
+/**
+ * Ajv coerces any text that JavaScript reads as a number (`0x10`, ` 5`, `1e1`, `1.0` for an integer),
+ * so query and path numbers would accept spellings no client sends. Text that is not plain decimal is
+ * wrapped in an object, which Ajv neither coerces nor range-checks: the parameter fails with `type` alone.
+ */
+function strictNumbers(schema: RouteSchema) {
+  const numeric = (part: RouteSchema['querystring']) =>
+    Object.entries(part?.properties ?? {}).flatMap(([name, property]) => {
+      const types = ([] as (string | undefined)[]).concat(property.type);
+      if (types.includes('integer')) return [[name, INTEGER_TEXT] as const];
+      if (types.includes('number')) return [[name, NUMBER_TEXT] as const];
+      return [];
+    });
+  const parts = [
+    ['query', numeric(schema.querystring)],
+    ['params', numeric(schema.params)],
+  ] as const;
+  return async (req: FastifyRequest) => {
+    for (const [part, names] of parts) {
+      const values = req[part] as Record<string, unknown> | undefined;
+      if (!values) continue;
+      for (const [name, pattern] of names) {
+        const value = values[name];
+        const strict = (text: unknown) => (typeof text === 'string' && !pattern.test(text) ? { notDecimal: text } : text);
+        if (Array.isArray(value)) values[name] = value.map(strict);
+        else if (value !== undefined) values[name] = strict(value);
+      }
+    }
+  };
+}
+
 async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<Auth> {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -101,7 +191,8 @@ async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<Auth>
   const session = await ctx.tokens.verify(ctx.db, match[1], now);
   if (!session) throw new ApiError(401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
   const user = await findUserById(ctx.db, session.userId);
-  if (!user) throw new ApiError(401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
+  // openapi.yaml: a live session whose account is gone is 401 User_Not_Exists_Error_Type (SPEC §8).
+  if (!user) throw new ApiError(401, 'User_Not_Exists_Error_Type');
   assertMayPlay(user, now);
   return { userId: user.id, sessionId: session.sessionId, user };
 }
@@ -135,10 +226,46 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Handlers return plain JSON; responses are checked against openapi.yaml by response validation instead.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  // Multipart operations validate their parts in the handler: the request body is a stream, not an object.
+  // An empty JSON body is no body (POSTs that take none, like userLogout, may still be sent with the
+  // JSON content type); operations that need one then fail schema validation with 400.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') done(null, undefined);
+    else parseJson(req, text, done);
+  });
+
+  const operationsById = new Map(listOperations(loadOpenApi()).map((op) => [op.operationId, op]));
   app.addHook('onRoute', (route) => {
-    const body = (route.schema as { body?: { content?: Record<string, unknown> } } | undefined)?.body;
-    if (body?.content?.['multipart/form-data']) delete (route.schema as { body?: unknown }).body;
+    const schema = route.schema as RouteSchema | undefined;
+    const op = schema?.operationId ? operationsById.get(schema.operationId) : undefined;
+    if (!schema || !op) return;
+    const content = schema.body?.content;
+    if (content) {
+      // Fastify validates a body per content type and skips validation when the request's type has no
+      // schema (no Content-Type at all, or multipart sent to a JSON operation): the handler would then
+      // get an unchecked body. The content type is checked by the gate below instead, and the JSON
+      // schema applies to whatever was parsed. Multipart operations check their parts in the handler.
+      const json = content['application/json']?.schema;
+      if (json) schema.body = json as RouteSchema['body'];
+      else delete schema.body;
+    }
+    route.preValidation = [...hookList(route.preValidation), contentTypeGate(op), strictNumbers(schema)];
+    // fastify-openapi-glue runs the security handler as a preHandler, after parsing and validation, so
+    // an anonymous caller would learn about the body (400, 415) before being told to sign in. Run it
+    // first instead: without a valid session an authenticated operation answers 401 whatever it is sent.
+    if (route.preHandler) {
+      route.onRequest = [...hookList(route.onRequest), ...hookList(route.preHandler)];
+      route.preHandler = undefined;
+    }
+    // With the simulator off its operations do not exist: 404 before the request is even parsed.
+    if (op.operation.tags?.includes('simulator') && !ctx.config.simulator) {
+      const missing = async () => {
+        throw new ApiError(404, 'NOT_FOUND');
+      };
+      route.onRequest = [missing, ...hookList(route.onRequest)];
+    }
   });
 
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024 } });
@@ -151,7 +278,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const serviceHandlers = buildServiceHandlers(ctx, jsonHandlers, raw);
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
-    const failure = classify(error);
+    let failure = classify(error);
+    const declared = (req.routeOptions.schema as { response?: Record<string, unknown> } | undefined)?.response;
+    if (ctx.config.validateResponses && declared && !(String(failure.status) in declared)) {
+      // A status the operation does not declare breaks openapi.yaml as much as a malformed body does.
+      req.log.error({ err: error, status: failure.status, code: failure.code }, 'status not declared in openapi.yaml');
+      failure = { status: 500, code: 'RESPONSE_VALIDATION_FAILED' };
+    }
     if (failure.status >= 500) req.log.error({ err: error }, 'request failed');
     if (failure.headers) reply.headers(failure.headers);
     reply.code(failure.status).type('application/json').send(envelope(failure.code, failure.status, failure.fields));

@@ -9,8 +9,17 @@ export interface OpenApiOperation {
   operationId: string;
   tags?: string[];
   security?: Record<string, string[]>[];
-  requestBody?: { content: Record<string, { schema?: unknown }> };
+  parameters?: unknown[];
+  requestBody?: { required?: boolean; content: Record<string, { schema?: unknown; examples?: Record<string, unknown> }> };
   responses: Record<string, unknown>;
+}
+
+/** A parameter of an operation, its `$ref` resolved (the schema itself may still hold refs). */
+export interface OpenApiParameter {
+  name: string;
+  in: 'query' | 'path' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: unknown;
 }
 
 export interface OpenApiDocument {
@@ -52,4 +61,25 @@ export function authMode(operation: OpenApiOperation): 'none' | 'required' | 'op
   const bearer = security.some((requirement) => 'bearerAuth' in requirement);
   if (!bearer) return 'none';
   return security.some((requirement) => Object.keys(requirement).length === 0) ? 'optional' : 'required';
+}
+
+/** Follows a local `$ref` (`#/components/...`) until the node is not a reference. */
+export function resolveRef<T = unknown>(node: unknown, spec: OpenApiDocument = loadOpenApi()): T {
+  let current = node;
+  for (let depth = 0; depth < 32; depth += 1) {
+    const ref = (current as { $ref?: unknown } | null)?.$ref;
+    if (typeof ref !== 'string') return current as T;
+    if (!ref.startsWith('#/')) throw new Error(`only local references are supported: ${ref}`);
+    current = ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((parent, key) => (parent as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+    if (current === undefined) throw new Error(`unresolved reference ${ref}`);
+  }
+  throw new Error('reference chain too deep');
+}
+
+/** The operation's parameters (path-level ones are not used in openapi.yaml), references resolved. */
+export function operationParameters(operation: OpenApiOperation, spec: OpenApiDocument = loadOpenApi()): OpenApiParameter[] {
+  return (operation.parameters ?? []).map((parameter) => resolveRef<OpenApiParameter>(parameter, spec));
 }

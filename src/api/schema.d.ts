@@ -99,10 +99,12 @@ export interface paths {
         put?: never;
         /**
          * Log out
-         * @description Revokes the access token used for the call. No request body.
+         * @description Revokes the access token used for the call. No request body: an empty or JSON one is ignored,
+         *     any other content type is refused (415).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
-         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
+         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED;
+         *     415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["userLogout"];
         delete?: never;
@@ -479,7 +481,8 @@ export interface paths {
          *     (`settings.maxUploadBytes`). Replaces any previous picture; `user.profileImageUrl` points at
          *     `userGetProfileImage`. The server validates the multipart parts itself.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (missing or empty file: field code `file.empty`);
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (no `file` part: field code `required`; empty file:
+         *     `file.empty`; more than one file part);
          *     401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type;
          *     403 USER_INACTIVE, SELF_EXCLUDED; 413 FILE_TOO_LARGE; 415 FILE_FORMAT_NOT_SUPPORTED, UNSUPPORTED_MEDIA_TYPE
          *     (not multipart); 500 INTERNAL_SERVER_ERROR.
@@ -503,10 +506,11 @@ export interface paths {
         /**
          * Remove the profile picture
          * @description Deletes the picture (`user.profileImageUrl` becomes null). Succeeds when there is none. No
-         *     request body.
+         *     request body: an empty or JSON one is ignored, any other content type is refused (415).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
-         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
+         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED;
+         *     415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["userRemoveProfileImage"];
         delete?: never;
@@ -716,7 +720,8 @@ export interface paths {
          * Get a game's thumbnail
          * @description The SVG thumbnail behind `game.thumbnailUrl` for games without a provider image.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 NOT_FOUND; 500 INTERNAL_SERVER_ERROR.
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 GAME_NOT_FOUND_ERROR (unknown or inactive game);
+         *     500 INTERNAL_SERVER_ERROR.
          */
         get: operations["casinoGetGameThumbnail"];
         put?: never;
@@ -1023,12 +1028,13 @@ export interface paths {
          * @description Sets the three periods of one limit kind at once; a period that is absent or `null` has no
          *     limit.
          *     Amounts are in `limits.currencyCode`, greater than zero (field code `limits.positive`), and
-         *     ordered daily < weekly < monthly among the periods set (`limits.order`).
+         *     ordered daily < weekly < monthly among the periods set (`limits.order`); a malformed amount is
+         *     `amount.format`, one with more than 8 decimals `amount.decimals`.
          *
          *     A decrease (or a new limit where there was none) takes effect at once. An increase or a
          *     removal takes effect after a 24-hour cooling-off period: until then the old value stays in
          *     `current` and the new one is shown in `pending`. Sending the current value again cancels a
-         *     pending change.
+         *     pending change; sending the pending value again keeps its `effectiveAt`.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 415 UNSUPPORTED_MEDIA_TYPE;
@@ -1827,7 +1833,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description The previous login, null before the first one.
+             * @description The latest login (in a login's answer, that login itself); null before the first one.
              */
             lastLoginAt: string | null;
         };
@@ -2499,6 +2505,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3047,6 +3054,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

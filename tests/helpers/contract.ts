@@ -65,9 +65,7 @@ const coverageDir = join(process.cwd(), '.tmp', 'contract-coverage');
 let coverageFile: string | null = null;
 
 export function recordCoverage(operationId: string, status: number, code: string | null): void {
-  if (!coverageFile) {
-    mkdirSync(coverageDir, { recursive: true });
-    coverageFile = join(coverageDir, `${process.pid}-${Date.now()}.jsonl`);
-  }
+  coverageFile ??= join(coverageDir, `${process.pid}-${Date.now()}.jsonl`);
+  mkdirSync(coverageDir, { recursive: true });
   appendFileSync(coverageFile, JSON.stringify({ operationId, status, code }) + '\n');
 }
