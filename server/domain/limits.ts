@@ -75,7 +75,8 @@ export interface LimitUpdate {
 /**
  * Sets the three periods of one kind. Per period: the same value changes nothing (and drops a pending
  * change); a lower value, or a limit where there was none, applies at once; a higher value or a removal
- * becomes pending until the cooling-off period has passed.
+ * becomes pending until the cooling-off period has passed (asking for the same pending change again keeps
+ * its date, so re-saving a form does not postpone it).
  */
 export async function updateLimits(ctx: AppContext, userId: number, update: LimitUpdate): Promise<Limits> {
   const periods = { daily: update.daily ?? null, weekly: update.weekly ?? null, monthly: update.monthly ?? null };
@@ -97,10 +98,14 @@ export async function updateLimits(ctx: AppContext, userId: number, update: Limi
       const current = row?.amount == null ? null : parseSignedAmount(row.amount);
       let amount = current;
       let pending: { amount: bigint | null; at: Date } | null = null;
+      const pendingAmount = row?.pending_amount == null ? null : parseSignedAmount(row.pending_amount);
       if (wanted === current) {
         pending = null;
       } else if (wanted !== null && (current === null || wanted < current)) {
         amount = wanted;
+      } else if (row?.pending && row.pending_effective_at && pendingAmount === wanted) {
+        // The same change again (the SPA sends every period of the form): its cooling-off keeps running.
+        pending = { amount: wanted, at: row.pending_effective_at };
       } else {
         pending = { amount: wanted, at: new Date(now.getTime() + COOLING_OFF_MS) };
       }
@@ -140,7 +145,14 @@ export function selfExclusionOf(user: { self_exclusion_permanent: boolean; self_
 }
 
 const MIN_EXCLUSION_MS = 24 * 60 * 60_000;
-const MAX_EXCLUSION_MS = 5 * 366 * 24 * 60 * 60_000;
+const MAX_EXCLUSION_YEARS = 5;
+
+/** The latest end of a temporary exclusion: the same instant MAX_EXCLUSION_YEARS calendar years on. */
+function latestExclusionEnd(now: Date): Date {
+  const latest = new Date(now.getTime());
+  latest.setUTCFullYear(latest.getUTCFullYear() + MAX_EXCLUSION_YEARS);
+  return latest;
+}
 
 /** Self-exclusion starts at once: every session of the player is revoked. */
 export async function selfExclude(
@@ -153,8 +165,7 @@ export async function selfExclude(
   if (input.type === 'temporary') {
     until = input.until ? new Date(input.until) : null;
     if (!until || Number.isNaN(until.getTime())) throw badRequest([{ field: 'until', code: 'required' }]);
-    const span = until.getTime() - now.getTime();
-    if (span < MIN_EXCLUSION_MS || span > MAX_EXCLUSION_MS) throw badRequest([{ field: 'until', code: 'selfExclusion.range' }]);
+    if (until.getTime() - now.getTime() < MIN_EXCLUSION_MS || until > latestExclusionEnd(now)) throw badRequest([{ field: 'until', code: 'selfExclusion.range' }]);
   }
   return ctx.db.transaction(async (tx) => {
     const user = await one<{ self_exclusion_permanent: boolean; self_excluded_until: Date | null }>(
