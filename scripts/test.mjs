@@ -1,5 +1,6 @@
 // npm test: every layer of the project, in order, stopping at the first failure.
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
@@ -22,7 +23,16 @@ step('Contract lint', bin('redocly'), ['lint', '--format=summary', 'openapi.yaml
 step('Typecheck', bin('tsc'), ['--noEmit', '-p', '.']);
 step('Lint', bin('eslint'), ['.']);
 step('Reset contract coverage', bin('tsx'), ['scripts/check-contract-coverage.ts', '--reset']);
-step('Unit, contract and server tests on PGlite', bin('vitest'), ['run']);
+// Each Vitest pass also writes a JSON report, summed up in the closing line.
+const reports = [];
+function vitest(title, files, env = {}) {
+  const report = `.tmp/vitest-${reports.length + 1}.json`;
+  rmSync(report, { force: true });
+  reports.push(report);
+  step(title, bin('vitest'), ['run', ...files, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
+}
+
+vitest('Unit, contract and server tests on PGlite', []);
 
 let postgres = null;
 let databaseUrl = process.env.TEST_DATABASE_URL;
@@ -33,9 +43,7 @@ if (!databaseUrl && postgresAvailable()) {
 }
 if (databaseUrl) {
   try {
-    step('Server and contract tests on PostgreSQL', bin('vitest'), ['run', 'tests/server', 'tests/contract'], {
-      TEST_DATABASE_URL: databaseUrl,
-    });
+    vitest('Server and contract tests on PostgreSQL', ['tests/server', 'tests/contract'], { TEST_DATABASE_URL: databaseUrl });
   } finally {
     postgres?.stop();
   }
@@ -48,4 +56,12 @@ if (databaseUrl) {
 }
 step('Contract coverage (operations called, error codes produced)', bin('tsx'), ['scripts/check-contract-coverage.ts']);
 
+let passed = 0;
+let failed = 0;
+for (const report of reports.filter((file) => existsSync(file))) {
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed += json.numPassedTests;
+  failed += json.numFailedTests;
+}
 console.log(`\n${timings.join('\n')}\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`${passed} passed, ${failed} failed`);

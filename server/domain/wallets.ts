@@ -1,6 +1,5 @@
 import { formatAmount, parseSignedAmount } from '../../src/money.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { maybeOne } from '../db/db.ts';
 import { ApiError } from '../errors.ts';
 
 interface WalletRow {
@@ -33,8 +32,9 @@ export async function listWallets(db: Queryable, userId: number) {
 /** Makes one of the player's wallets the selected one; another player's wallet is reported as missing. */
 export async function selectWallet(db: Db, userId: number, walletId: number) {
   return db.transaction(async (tx) => {
-    const owned = await maybeOne(tx, 'SELECT 1 FROM wallets WHERE id = $1 AND user_id = $2 FOR UPDATE', [walletId, userId]);
-    if (!owned) throw new ApiError(404, 'NOT_FOUND');
+    // All of the player's wallets, locked in one order: concurrent selections queue instead of deadlocking.
+    const wallets = await tx.query<{ id: number }>('SELECT id FROM wallets WHERE user_id = $1 ORDER BY id FOR UPDATE', [userId]);
+    if (!wallets.some((wallet) => wallet.id === walletId)) throw new ApiError(404, 'NOT_FOUND');
     // Unique indexes are checked row by row: clear the old choice before setting the new one.
     await tx.query('UPDATE wallets SET selected = false WHERE user_id = $1 AND selected AND id <> $2', [userId, walletId]);
     await tx.query('UPDATE wallets SET selected = true WHERE id = $1', [walletId]);
