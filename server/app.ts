@@ -15,6 +15,18 @@ import type { Auth, JsonHandlers, RawHandlers } from './http/types.ts';
 import { createHandlers } from './http/handlers.ts';
 import { schemaRuleCode, withoutNullAlternatives } from './http/field-codes.ts';
 
+/** Media types that only responses use (images): no request body may have them. */
+function responseOnlyMediaTypes(): string[] {
+  const types = new Set<string>();
+  for (const { operation } of listOperations(loadOpenApi())) {
+    for (const response of Object.values(operation.responses)) {
+      const content = (resolveRef(response) as { content?: Record<string, unknown> } | undefined)?.content;
+      for (const type of Object.keys(content ?? {})) types.add(type);
+    }
+  }
+  return [...types].filter((type) => type !== 'application/json' && !type.startsWith('multipart/'));
+}
+
 function newAjv(coerce: boolean): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
@@ -236,6 +248,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     else parseJson(req, text, done);
   });
 
+  // fastify-openapi-glue wants a request parser for every media type the contract names, responses
+  // included, and warns at start without one. No operation accepts an image body: these parsers refuse it.
+  for (const type of responseOnlyMediaTypes()) {
+    app.addContentTypeParser(type, (_req, _payload, done) => done(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE')));
+  }
+
   const operationsById = new Map(listOperations(loadOpenApi()).map((op) => [op.operationId, op]));
   app.addHook('onRoute', (route) => {
     const schema = route.schema as RouteSchema | undefined;
@@ -302,8 +320,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(
     async (api) => {
       await api.register(openapiGlue, {
-        // Response media types (images) have no request parser on purpose; glue would warn about each.
-        logLevel: 'error',
         specification: OPENAPI_PATH,
         serviceHandlers,
         securityHandlers: {
