@@ -1,0 +1,115 @@
+import { fromPromise } from 'xstate';
+import type { ApiClient } from '../api/client.ts';
+import type { RestoredSession } from './app.machine.ts';
+import type { ErrorCode, User } from './effects.ts';
+import { ApiFailure, type ServerFieldError } from './failure.ts';
+import type { ForgotPasswordRequest } from './forgotPassword.machine.ts';
+import type {
+  FacebookLoginRequest,
+  GoogleLoginRequest,
+  LoginRequest,
+  Session,
+  SocialSession,
+} from './login.machine.ts';
+import type { Country, SignupRequest } from './register.machine.ts';
+import type { ResetPasswordRequest } from './resetPassword.machine.ts';
+
+/*
+ * The real implementations of the machines' API actors, one per actor name, each one call of the typed
+ * client. The app provides them (`machine.provide({ actors })`); tests of the machines provide fakes.
+ * Every failure is thrown as an ApiFailure, so machines keep a status and a code, never a message.
+ */
+
+export interface TokenStorage {
+  /** The access token saved by an earlier session, or null. */
+  readToken(): string | null;
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The failure an error answer describes: its envelope's first code and field errors, when it has them. */
+export function failureFromAnswer(status: number, body: unknown): ApiFailure {
+  const first = isRecord(body) && Array.isArray(body.errors) ? (body.errors[0] as unknown) : undefined;
+  if (!isRecord(first)) return new ApiFailure(status, null);
+  const code = typeof first.description === 'string' ? (first.description as ErrorCode) : null;
+  const fields = Array.isArray(first.fields)
+    ? first.fields.filter(
+        (field): field is ServerFieldError =>
+          isRecord(field) && typeof field.field === 'string' && typeof field.code === 'string',
+      )
+    : [];
+  return new ApiFailure(status, code, fields);
+}
+
+/** The success envelope of a call, or the ApiFailure of its error answer, network failure or timeout. */
+async function settle<T>(call: Promise<Answer<T>>): Promise<T> {
+  let answer: Answer<T>;
+  try {
+    answer = await call;
+  } catch {
+    // fetch rejected (offline, DNS, CORS), the 30 s timeout or an abort fired, or a body was not JSON.
+    throw new ApiFailure(0, null);
+  }
+  if (answer.response.ok && answer.data !== undefined) return answer.data;
+  throw failureFromAnswer(answer.response.status, answer.error);
+}
+
+export function createApiActors(client: ApiClient, storage: TokenStorage) {
+  return {
+    restoreSession: fromPromise<RestoredSession | null>(async ({ signal }) => {
+      const accessToken = storage.readToken();
+      if (accessToken === null || accessToken === '') return null;
+      const answer = await settle(client.GET('/user/get-user', { signal }));
+      return { accessToken, user: answer.data.user };
+    }),
+    fetchProfile: fromPromise<User>(async ({ signal }) => {
+      const answer = await settle(client.GET('/user/get-user', { signal }));
+      return answer.data.user;
+    }),
+    logout: fromPromise<void>(async ({ signal }) => {
+      await settle(client.POST('/user/logout', { signal }));
+    }),
+    login: fromPromise<Session, LoginRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/user/login', { body: input, signal }));
+      return { accessToken: answer.data.accessToken, user: answer.data.user };
+    }),
+    googleLogin: fromPromise<SocialSession, GoogleLoginRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/user/google-login', { body: input, signal }));
+      const { accessToken, user, isNewUser } = answer.data;
+      return { accessToken, user, isNewUser };
+    }),
+    facebookLogin: fromPromise<SocialSession, FacebookLoginRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/user/facebook-login', { body: input, signal }));
+      const { accessToken, user, isNewUser } = answer.data;
+      return { accessToken, user, isNewUser };
+    }),
+    signup: fromPromise<User, SignupRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/user/signup', { body: input, signal }));
+      return answer.data.user;
+    }),
+    loadCountries: fromPromise<Country[]>(async ({ signal }) => {
+      const answer = await settle(client.GET('/common/get-countries', { signal }));
+      return answer.data.countries;
+    }),
+    verifyEmail: fromPromise<{ email: string }, { token: string }>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/user/verify-email', { params: { query: { token: input.token } }, signal }));
+      return { email: answer.data.email };
+    }),
+    forgotPassword: fromPromise<void, ForgotPasswordRequest>(async ({ input, signal }) => {
+      await settle(client.POST('/user/forgot-password', { body: input, signal }));
+    }),
+    resetPassword: fromPromise<void, ResetPasswordRequest>(async ({ input, signal }) => {
+      await settle(client.POST('/user/verify-forgot-password', { body: input, signal }));
+    }),
+  };
+}
+
+export type ApiActors = ReturnType<typeof createApiActors>;

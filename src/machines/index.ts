@@ -1,0 +1,18 @@
+import { appMachine } from './app.machine.ts';
+import { forgotPasswordMachine } from './forgotPassword.machine.ts';
+import { loginMachine } from './login.machine.ts';
+import { registerMachine } from './register.machine.ts';
+import { resetPasswordMachine } from './resetPassword.machine.ts';
+import { verifyEmailMachine } from './verifyEmail.machine.ts';
+
+/** Every flow's machine by name, for the model-based tests and the flow charts. */
+export const machines = {
+  app: appMachine,
+  login: loginMachine,
+  register: registerMachine,
+  verifyEmail: verifyEmailMachine,
+  forgotPassword: forgotPasswordMachine,
+  resetPassword: resetPasswordMachine,
+} as const;
+
+export type MachineName = keyof typeof machines;
