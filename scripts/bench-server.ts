@@ -6,15 +6,15 @@
  *
  *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { encodePassword } from '../src/rules/password.ts';
+import { freePort, waitForHealth } from './lib/processes.ts';
 // @ts-expect-error plain JavaScript helper shared with the test runner
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
 
@@ -31,17 +31,6 @@ const CONCURRENCY = Number(values.concurrency);
 const GAMES = Number(values.games);
 const PLAYERS = 32;
 const PASSWORD = 'Bench@1234';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Response {
   status: number;
@@ -133,21 +122,6 @@ async function load(scenario: Scenario): Promise<Result> {
   };
 }
 
-async function waitUntilUp(child: ChildProcess, port: number, output: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output()}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
-      if (response.ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`server did not start:\n${output()}`);
-}
-
 async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | null): Promise<Result[]> {
   const dataDir = mkdtempSync(join(tmpdir(), `casino-bench-${kind}-`));
   const env = {
@@ -173,7 +147,7 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
   try {
-    await waitUntilUp(child, port, () => output);
+    await waitForHealth(child, `http://127.0.0.1:${port}/api/v1/health`, () => output, 120_000);
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     console.log(`[${kind}] creating ${PLAYERS} verified players...`);
     const tokens: string[] = [];

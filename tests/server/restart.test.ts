@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { encodePassword } from '../../src/rules/password.ts';
 import { newPlayer } from '../helpers/api.ts';
+import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
 
 // Real server processes on one PGlite data folder: what a player writes survives a restart, and a
 // second server on the same folder refuses to start instead of corrupting it.
@@ -16,17 +16,6 @@ afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Started {
   child: ChildProcess;
@@ -47,21 +36,6 @@ function startServer(port: number): Started {
   return { child, output: () => output, exited };
 }
 
-async function waitUntilUp(started: Started, port: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (started.child.exitCode !== null) throw new Error(`server exited: ${started.output()}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`server did not start: ${started.output()}`);
-}
-
 async function post(port: number, path: string, body: unknown) {
   const response = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
     method: 'POST',
@@ -74,7 +48,7 @@ async function post(port: number, path: string, body: unknown) {
 it('keeps data across a restart and refuses a second server on the same folder', async () => {
   const port = await freePort();
   const first = startServer(port);
-  await waitUntilUp(first, port);
+  await waitForHealth(first.child, `http://127.0.0.1:${port}/api/v1/health`, first.output);
   expect(first.output()).toContain('Demo player: demo@casino.local');
 
   const player = newPlayer();
@@ -90,7 +64,7 @@ it('keeps data across a restart and refuses a second server on the same folder',
   expect(await first.exited).toBe(0);
 
   const again = startServer(port);
-  await waitUntilUp(again, port);
+  await waitForHealth(again.child, `http://127.0.0.1:${port}/api/v1/health`, again.output);
   expect(again.output()).not.toContain('The demo player was created');
   // The player written before the restart is still there: signing up again is refused as a duplicate.
   const duplicate = await post(port, '/user/signup', player);
