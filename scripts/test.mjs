@@ -55,6 +55,8 @@ if (databaseUrl) {
   }
 }
 step('Contract coverage (operations called, error codes produced)', bin('tsx'), ['scripts/check-contract-coverage.ts']);
+step('Build the SPA', bin('vite'), ['build', '--logLevel', 'warn']);
+vitest('Browser tests (Chromium against the built SPA and the server)', ['--config', 'vitest.e2e.config.ts']);
 
 let passed = 0;
 let failed = 0;

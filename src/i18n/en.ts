@@ -335,6 +335,7 @@ export const en = {
       haveAccount: 'Already have an account?',
       loginLink: 'Log in',
       checkInbox: 'We sent a verification link to {{email}}. Open it to activate your account.',
+      countriesUnavailable: 'The list of countries could not be loaded.',
     },
     genders: {
       male: 'Male',
@@ -347,6 +348,7 @@ export const en = {
       email: 'Email',
       submit: 'Send reset link',
       backToLogin: 'Back to log in',
+      sent: 'If an account uses {{email}}, a link to reset its password is on its way. Check your inbox.',
     },
     resetPassword: {
       title: 'Reset password',
@@ -357,6 +359,7 @@ export const en = {
       missingToken: 'This reset link is incomplete. Please request a new one.',
     },
     verifyEmail: {
+      title: 'Email verification',
       verifying: 'Verifying your email…',
       successTitle: 'Email verified',
       successBody: 'Your email address is verified. You can log in now.',

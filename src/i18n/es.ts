@@ -322,6 +322,7 @@ export const es: Dictionary = {
       haveAccount: '¿Ya tienes una cuenta?',
       loginLink: 'Inicia sesión',
       checkInbox: 'Enviamos un enlace de verificación a {{email}}. Ábrelo para activar tu cuenta.',
+      countriesUnavailable: 'No se pudo cargar la lista de países.',
     },
     genders: {
       male: 'Masculino',
@@ -334,6 +335,7 @@ export const es: Dictionary = {
       email: 'Correo electrónico',
       submit: 'Enviar enlace',
       backToLogin: 'Volver a iniciar sesión',
+      sent: 'Si existe una cuenta con {{email}}, te enviamos un enlace para restablecer la contraseña. Revisa tu bandeja de entrada.',
     },
     resetPassword: {
       title: 'Restablecer contraseña',
@@ -344,6 +346,7 @@ export const es: Dictionary = {
       missingToken: 'Este enlace de restablecimiento está incompleto. Solicita uno nuevo.',
     },
     verifyEmail: {
+      title: 'Verificación del correo electrónico',
       verifying: 'Verificando tu correo electrónico…',
       successTitle: 'Correo electrónico verificado',
       successBody: 'Tu dirección de correo electrónico está verificada. Ya puedes iniciar sesión.',

@@ -322,6 +322,7 @@ export const pt: Dictionary = {
       haveAccount: 'Já tem conta?',
       loginLink: 'Iniciar sessão',
       checkInbox: 'Foi enviado um link de verificação para {{email}}. Abra-o para ativar a sua conta.',
+      countriesUnavailable: 'Não foi possível carregar a lista de países.',
     },
     genders: {
       male: 'Masculino',
@@ -334,6 +335,7 @@ export const pt: Dictionary = {
       email: 'E-mail',
       submit: 'Enviar link de redefinição',
       backToLogin: 'Voltar ao início de sessão',
+      sent: 'Se existir uma conta com {{email}}, um link para redefinir a senha está a caminho. Verifique a sua caixa de entrada.',
     },
     resetPassword: {
       title: 'Redefinir senha',
@@ -344,6 +346,7 @@ export const pt: Dictionary = {
       missingToken: 'Este link de redefinição está incompleto. Peça um novo.',
     },
     verifyEmail: {
+      title: 'Verificação do e-mail',
       verifying: 'A verificar o seu e-mail…',
       successTitle: 'E-mail verificado',
       successBody: 'O seu endereço de e-mail está verificado. Já pode iniciar sessão.',

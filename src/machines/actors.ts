@@ -1,7 +1,8 @@
 import { fromPromise } from 'xstate';
+import type { Page } from './page.machine.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { RestoredSession } from './app.machine.ts';
-import type { ErrorCode, User } from './effects.ts';
+import type { ErrorCode, Language, User } from './effects.ts';
 import { ApiFailure, type ServerFieldError } from './failure.ts';
 import type { ForgotPasswordRequest } from './forgotPassword.machine.ts';
 import type {
@@ -108,6 +109,10 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     }),
     resetPassword: fromPromise<void, ResetPasswordRequest>(async ({ input, signal }) => {
       await settle(client.POST('/user/verify-forgot-password', { body: input, signal }));
+    }),
+    loadPages: fromPromise<Page[], { language: Language }>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/common/get-pages', { params: { query: { locale: input.language } }, signal }));
+      return answer.data.pages;
     }),
   };
 }

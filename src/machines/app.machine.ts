@@ -127,7 +127,16 @@ export const appMachine = setup({
             target: 'visitor',
             actions: ['forgetSession', 'clearStorage', { type: 'notify', params: { tone: 'error', message: 'messages.inactive' } }],
           },
-          // 401, any other refusal, or no answer: the saved token is not usable; start as a visitor.
+          // The saved session ended while the player was away (SPEC §6: any 401 ends it with a message).
+          {
+            guard: { type: 'sessionExpired', params: ({ event }) => ({ error: event.error }) },
+            target: 'visitor',
+            actions: [
+              ...endSession,
+              { type: 'notify', params: { tone: 'error', message: 'messages.sessionExpired' } },
+            ],
+          },
+          // Any other refusal, or no answer: the saved token is not usable; start as a visitor.
           { target: 'visitor', actions: ['forgetSession', 'clearStorage'] },
         ],
       },

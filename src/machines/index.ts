@@ -1,6 +1,7 @@
 import { appMachine } from './app.machine.ts';
 import { forgotPasswordMachine } from './forgotPassword.machine.ts';
 import { loginMachine } from './login.machine.ts';
+import { pageMachine } from './page.machine.ts';
 import { registerMachine } from './register.machine.ts';
 import { resetPasswordMachine } from './resetPassword.machine.ts';
 import { verifyEmailMachine } from './verifyEmail.machine.ts';
@@ -13,6 +14,7 @@ export const machines = {
   verifyEmail: verifyEmailMachine,
   forgotPassword: forgotPasswordMachine,
   resetPassword: resetPasswordMachine,
+  page: pageMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

@@ -68,7 +68,7 @@ describe('appMachine: booting', () => {
     expect(calls.fetchProfile).toBe(0);
   });
 
-  it('clears a rejected token (401) and becomes a visitor, ignoring the client hook meanwhile', async () => {
+  it('ends a saved session the server refuses (401) once, with the session-expired message', async () => {
     const restore = deferred<RestoredSession | null>();
     const { actor, spies } = start({ restoreSession: () => restore.promise });
     actor.send({ type: 'SESSION.EXPIRED' });
@@ -77,8 +77,8 @@ describe('appMachine: booting', () => {
     await flush();
     expect(actor.getSnapshot().value).toBe('visitor');
     expect(spies.clearStorage).toHaveBeenCalledTimes(1);
-    expect(spies.notify).not.toHaveBeenCalled();
-    expect(spies.navigate).not.toHaveBeenCalled();
+    expect(paramsOf(spies.notify)).toEqual([{ tone: 'error', message: 'messages.sessionExpired' }]);
+    expect(paramsOf(spies.navigate)).toEqual([{ to: '/' }]);
   });
 
   it('clears the token when the check gets no answer', async () => {

@@ -1,0 +1,179 @@
+import { createElement, lazy, StrictMode, Suspense, useMemo, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { setup as setupGoober, glob } from 'goober';
+import { Toaster } from 'react-hot-toast';
+import { useSelector } from '@xstate/react';
+import { Route, Switch, useLocation, useSearch } from 'wouter';
+import { createTranslator } from '../i18n/index.ts';
+import { TranslatorContext, useT } from './i18n-context.ts';
+import { createServices, ServicesContext } from './services.ts';
+import { Layout } from './Layout.tsx';
+import { EmptyState, Screen } from './components/Screen.tsx';
+import { theme, toasterOptions } from './theme.ts';
+
+// Every screen but the lobby is a chunk of its own, loaded when its route is visited.
+const Screens = () => import('./screens/Screens.tsx');
+const GamesScreen = lazy(() => Screens().then((m) => ({ default: m.GamesScreen })));
+const SearchScreen = lazy(() => Screens().then((m) => ({ default: m.SearchScreen })));
+const BonusScreen = lazy(() => Screens().then((m) => ({ default: m.BonusScreen })));
+const WalletScreen = lazy(() => Screens().then((m) => ({ default: m.WalletScreen })));
+const BetHistoryScreen = lazy(() => Screens().then((m) => ({ default: m.BetHistoryScreen })));
+const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScreen })));
+const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m.ResponsibleGamblingScreen })));
+const ReferAFriendScreen = lazy(() => Screens().then((m) => ({ default: m.ReferAFriendScreen })));
+const PageScreen = lazy(() => import('./screens/PageScreen.tsx'));
+const DialogHost = lazy(() => import('./dialogs/DialogHost.tsx'));
+
+function Lobby() {
+  const { t } = useT();
+  return (
+    <Screen title={t('games.lobbyTitle')}>
+      <p>{t('games.lobbyWelcome', { site: t('app.name') })}</p>
+      <EmptyState>{t('games.empty')}</EmptyState>
+    </Screen>
+  );
+}
+
+function Loading() {
+  const { t } = useT();
+  return <EmptyState>{t('states.loading')}</EmptyState>;
+}
+
+function Routes() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Switch>
+        <Route path="/">
+          <Lobby />
+        </Route>
+        <Route path="/casino">
+          <GamesScreen title="games.casinoTitle" empty="games.empty" />
+        </Route>
+        <Route path="/live-casino">
+          <GamesScreen title="games.liveCasinoTitle" empty="games.empty" />
+        </Route>
+        <Route path="/sports">
+          <GamesScreen title="games.sportsTitle" empty="games.emptySports" />
+        </Route>
+        <Route path="/games">
+          <GamesScreen title="games.allGamesTitle" empty="games.empty" />
+        </Route>
+        <Route path="/favourites">
+          <GamesScreen title="games.favouritesTitle" empty="games.emptyFavourites" />
+        </Route>
+        <Route path="/search">
+          <SearchScreen />
+        </Route>
+        <Route path="/bonus">
+          <BonusScreen />
+        </Route>
+        <Route path="/wallet">
+          <WalletScreen tab="deposit" />
+        </Route>
+        <Route path="/wallet/deposit">
+          <WalletScreen tab="deposit" />
+        </Route>
+        <Route path="/wallet/withdraw">
+          <WalletScreen tab="withdraw" />
+        </Route>
+        <Route path="/wallet/transactions">
+          <WalletScreen tab="transactions" />
+        </Route>
+        <Route path="/bet-history">
+          <BetHistoryScreen />
+        </Route>
+        <Route path="/profile">
+          <ProfileScreen />
+        </Route>
+        <Route path="/responsible-gambling">
+          <ResponsibleGamblingScreen />
+        </Route>
+        <Route path="/refer-a-friend">
+          <ReferAFriendScreen />
+        </Route>
+        <Route path="/faq">
+          <PageScreen slug="faq" />
+        </Route>
+        <Route path="/terms">
+          <PageScreen slug="terms" />
+        </Route>
+        <Route path="/privacy">
+          <PageScreen slug="privacy" />
+        </Route>
+        <Route path="/about">
+          <PageScreen slug="about" />
+        </Route>
+        <Route path="/support">
+          <PageScreen slug="support" />
+        </Route>
+        {/* Email links land here: the dialogs read their token from the address. */}
+        <Route path="/verify-email">
+          <Lobby />
+        </Route>
+        <Route path="/reset-password">
+          <Lobby />
+        </Route>
+        <Route>
+          <Lobby />
+        </Route>
+      </Switch>
+    </Suspense>
+  );
+}
+
+/** Dialogs open from the address (`?dialog=login`, `/verify-email?token=`), so links and Back work. */
+function Dialogs() {
+  const [location] = useLocation();
+  const search = useSearch();
+  const dialog = new URLSearchParams(search).get('dialog');
+  // The verification flow returns to '/' as it succeeds: its popup stays until the player closes it.
+  const [verifyToken, setVerifyToken] = useState<string | null>(null);
+  const linkToken = location === '/verify-email' ? (new URLSearchParams(search).get('token') ?? '') : null;
+  if (linkToken !== null && linkToken !== verifyToken) setVerifyToken(linkToken);
+  const open = dialog !== null || verifyToken !== null || location === '/reset-password';
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <DialogHost verifyToken={verifyToken} onVerifyClosed={() => setVerifyToken(null)} />
+    </Suspense>
+  );
+}
+
+function Root() {
+  const [services] = useState(createServices);
+  return <Translated services={services} />;
+}
+
+function Translated({ services }: { services: ReturnType<typeof createServices> }) {
+  const language = useSelector(services.app, (s) => s.context.language);
+  const translator = useMemo(() => createTranslator(language), [language]);
+  return (
+    <ServicesContext.Provider value={services}>
+      <TranslatorContext.Provider value={translator}>
+        <Layout>
+          <Routes />
+        </Layout>
+        <Dialogs />
+        <Toaster {...toasterOptions} />
+      </TranslatorContext.Provider>
+    </ServicesContext.Provider>
+  );
+}
+
+export function mountApp(element: HTMLElement): void {
+  setupGoober(createElement);
+  // goober's glob adds global rules as a side effect of the tagged call.
+  // eslint-disable-next-line @typescript-eslint/no-unused-expressions
+  glob`
+    body { background: ${theme.color.background}; color: ${theme.color.text}; font-family: ${theme.font.body}; }
+    *, *::before, *::after { box-sizing: border-box; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    :focus-visible { outline: 2px solid ${theme.color.focus}; outline-offset: 2px; }
+  `;
+  createRoot(element).render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  );
+}
+

@@ -1,0 +1,221 @@
+import { useState, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import { Link, useLocation } from 'wouter';
+import { styled } from 'goober';
+import { LANGUAGES, isLanguage, type MessageKey } from '../i18n/index.ts';
+import { useT } from './i18n-context.ts';
+import { useServices } from './services.ts';
+import { Button } from './components/Form.tsx';
+import { theme } from './theme.ts';
+
+const Header = styled('header')`
+  position: sticky;
+  top: 0;
+  z-index: 10;
+  background: ${theme.color.surface};
+  border-bottom: 1px solid ${theme.color.border};
+  display: flex;
+  align-items: center;
+  gap: ${theme.space(3)};
+  padding: ${theme.space(2)} ${theme.space(4)};
+  flex-wrap: wrap;
+`;
+
+const Brand = styled(Link)`
+  color: ${theme.color.text};
+  font-weight: 800;
+  font-size: ${theme.font.size.large};
+  text-decoration: none;
+  margin-right: auto;
+`;
+
+const Nav = styled('nav')<{ open: boolean }>`
+  order: 3;
+  width: 100%;
+  display: ${(p) => (p.open ? 'block' : 'none')};
+  ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: flex;
+    flex-direction: column;
+    gap: ${theme.space(1)};
+  }
+  a {
+    display: block;
+    color: ${theme.color.textMuted};
+    text-decoration: none;
+    padding: ${theme.space(2)} ${theme.space(3)};
+    border-radius: ${theme.radius.medium};
+  }
+  a[aria-current='page'] {
+    color: ${theme.color.text};
+    background: ${theme.color.surfaceRaised};
+  }
+  a:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+  }
+  ${theme.breakpoint.desktop} {
+    display: block;
+    order: 0;
+    width: auto;
+    ul {
+      flex-direction: row;
+      flex-wrap: wrap;
+    }
+  }
+`;
+
+const MenuButton = styled('button')`
+  font: inherit;
+  background: transparent;
+  color: ${theme.color.text};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.medium};
+  padding: ${theme.space(2)} ${theme.space(3)};
+  min-height: 2.75rem;
+  ${theme.breakpoint.desktop} {
+    display: none;
+  }
+`;
+
+const Actions = styled('div')`
+  display: flex;
+  align-items: center;
+  gap: ${theme.space(2)};
+  select {
+    font: inherit;
+    color: ${theme.color.text};
+    background: ${theme.color.background};
+    border: 1px solid ${theme.color.border};
+    border-radius: ${theme.radius.small};
+    min-height: 2.75rem;
+  }
+`;
+
+const Main = styled('main')`
+  min-height: 70vh;
+`;
+
+const Footer = styled('footer')`
+  border-top: 1px solid ${theme.color.border};
+  padding: ${theme.space(6)} ${theme.space(4)};
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${theme.space(4)};
+  a {
+    color: ${theme.color.textMuted};
+  }
+`;
+
+const SkipLink = styled('a')`
+  position: absolute;
+  left: -9999px;
+  &:focus {
+    left: ${theme.space(2)};
+    top: ${theme.space(2)};
+    z-index: 100;
+    background: ${theme.color.accentStrong};
+    color: ${theme.color.text};
+    padding: ${theme.space(2)};
+  }
+`;
+
+const MAIN_LINKS: [string, MessageKey][] = [
+  ['/', 'nav.lobby'],
+  ['/casino', 'nav.casino'],
+  ['/live-casino', 'nav.liveCasino'],
+  ['/sports', 'nav.sports'],
+  ['/games', 'nav.allGames'],
+  ['/favourites', 'nav.favourites'],
+  ['/bonus', 'nav.bonus'],
+  ['/wallet/deposit', 'nav.wallet'],
+  ['/bet-history', 'nav.betHistory'],
+  ['/profile', 'nav.profile'],
+  ['/responsible-gambling', 'nav.responsibleGambling'],
+  ['/refer-a-friend', 'nav.referAFriend'],
+];
+
+const FOOTER_LINKS: [string, MessageKey][] = [
+  ['/faq', 'nav.faq'],
+  ['/terms', 'nav.terms'],
+  ['/privacy', 'nav.privacy'],
+  ['/about', 'nav.about'],
+  ['/support', 'nav.support'],
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { t } = useT();
+  const { app, navigate } = useServices();
+  const [location] = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const player = useSelector(app, (s) => s.matches('player'));
+  const language = useSelector(app, (s) => s.context.language);
+  const openDialog = (name: string) => navigate(`${location}?dialog=${name}`);
+  const current = (href: string) => (href === '/' ? location === '/' : location.startsWith(href.split('/').slice(0, 2).join('/')));
+  return (
+    <>
+      <SkipLink href="#main">{t('app.skipToContent')}</SkipLink>
+      <Header>
+        <Brand href="/">{t('app.name')}</Brand>
+        <MenuButton type="button" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          {t('nav.menu')}
+        </MenuButton>
+        <Nav id="main-nav" open={menuOpen} aria-label={t('nav.menu')}>
+          <ul>
+            {MAIN_LINKS.map(([href, label]) => (
+              <li key={href}>
+                <Link href={href} aria-current={current(href) ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+                  {t(label)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Nav>
+        <Actions>
+          <label>
+            <span className="visually-hidden">{t('nav.language')}</span>
+            <select
+              value={language}
+              aria-label={t('nav.language')}
+              onChange={(event) => {
+                const value = event.target.value;
+                if (isLanguage(value)) app.send({ type: 'LANGUAGE.CHANGE', language: value });
+              }}
+            >
+              {LANGUAGES.map((code) => (
+                <option key={code} value={code}>
+                  {t(`languages.${code}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {player ? (
+            <Button type="button" variant="secondary" onClick={() => app.send({ type: 'LOGOUT' })}>
+              {t('nav.logout')}
+            </Button>
+          ) : (
+            <>
+              <Button type="button" variant="secondary" onClick={() => openDialog('login')}>
+                {t('nav.login')}
+              </Button>
+              <Button type="button" onClick={() => openDialog('register')}>
+                {t('nav.register')}
+              </Button>
+            </>
+          )}
+        </Actions>
+      </Header>
+      <Main id="main" tabIndex={-1}>
+        {children}
+      </Main>
+      <Footer>
+        {FOOTER_LINKS.map(([href, label]) => (
+          <Link key={href} href={href}>
+            {t(label)}
+          </Link>
+        ))}
+      </Footer>
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { errorMessageKey } from '../../api/errors.ts';
+import {
+  passwordTicks,
+  resetPasswordMachine,
+  type ResetPasswordField,
+} from '../../machines/resetPassword.machine.ts';
+import { useT } from '../i18n-context.ts';
+import { useServices } from '../services.ts';
+import { Dialog } from '../components/Dialog.tsx';
+import { Button, FormError } from '../components/Form.tsx';
+import { Actions, fieldMessages, Form, Intro, Panel, PasswordField, PasswordRules } from './parts.tsx';
+
+export interface ResetPasswordDialogProps {
+  /** The token of the emailed link (`?token=`); '' when the link has none. */
+  token: string;
+  onClose: () => void;
+}
+
+/** The reset-password dialog opened from the emailed link; on success the machine goes to '/'. */
+export default function ResetPasswordDialog({ token, onClose }: ResetPasswordDialogProps) {
+  const { t } = useT();
+  const services = useServices();
+  const [machine] = useState(() =>
+    resetPasswordMachine.provide({
+      actors: { resetPassword: services.actors.resetPassword },
+      actions: {
+        notify: (_, notice) => services.notify(notice),
+        navigate: (_, params) => services.navigate(params.to),
+      },
+    }),
+  );
+  const actor = useActorRef(machine, { input: { token } });
+  const snapshot = useSelector(actor, (s) => s);
+  const { values, fieldErrors, errorCode } = snapshot.context;
+  const submitting = snapshot.matches('submitting');
+  const field = (name: ResetPasswordField) => ({
+    name,
+    value: values[name],
+    onChange: (event: { target: { value: string } }) =>
+      actor.send({ type: 'FIELD.CHANGE', field: name, value: event.target.value }),
+    errors: fieldMessages(t, fieldErrors[name]),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'SUBMIT' });
+  };
+
+  return (
+    <Dialog title={t('auth.resetPassword.title')} closeLabel={t('common.close')} onClose={onClose}>
+      {snapshot.matches('done') ? (
+        <>
+          <Panel role="status">
+            <p>{t('messages.passwordReset')}</p>
+          </Panel>
+          <Actions>
+            <Button type="button" autoFocus onClick={onClose}>
+              {t('common.close')}
+            </Button>
+          </Actions>
+        </>
+      ) : (
+        <>
+          <Intro>{t('auth.resetPassword.intro')}</Intro>
+          <Form onSubmit={submit} noValidate>
+            {snapshot.matches('failed') ? (
+              <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
+            ) : null}
+            <PasswordField
+              label={t('auth.resetPassword.newPassword')}
+              autoComplete="new-password"
+              hint={<PasswordRules ticks={passwordTicks(snapshot.context)} />}
+              {...field('newPassword')}
+            />
+            <PasswordField
+              label={t('auth.resetPassword.confirmPassword')}
+              autoComplete="new-password"
+              {...field('confirmPassword')}
+            />
+            <Actions>
+              <Button type="submit" disabled={submitting} aria-busy={submitting}>
+                {submitting ? t('common.submitting') : t('auth.resetPassword.submit')}
+              </Button>
+            </Actions>
+          </Form>
+        </>
+      )}
+    </Dialog>
+  );
+}

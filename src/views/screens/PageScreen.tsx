@@ -1,0 +1,72 @@
+import { useMemo } from 'react';
+import { useMachine, useSelector } from '@xstate/react';
+import DOMPurify from 'dompurify';
+import { styled } from 'goober';
+import { errorMessageKey } from '../../api/errors.ts';
+import type { MessageKey } from '../../i18n/index.ts';
+import { formatDate } from '../../format.ts';
+import { pageMachine, type PageSlug } from '../../machines/page.machine.ts';
+import { useT } from '../i18n-context.ts';
+import { useServices } from '../services.ts';
+import { EmptyState, Screen } from '../components/Screen.tsx';
+import { Button } from '../components/Form.tsx';
+import { theme } from '../theme.ts';
+
+const TITLES: Record<PageSlug, MessageKey> = {
+  faq: 'pages.faqTitle',
+  terms: 'pages.termsTitle',
+  privacy: 'pages.privacyTitle',
+  about: 'pages.aboutTitle',
+  support: 'pages.supportTitle',
+};
+
+const Content = styled('article')`
+  line-height: 1.6;
+  a {
+    color: ${theme.color.accent};
+  }
+  h2 {
+    font-size: ${theme.font.size.large};
+    margin-top: ${theme.space(6)};
+  }
+`;
+
+function PageBody({ slug }: { slug: PageSlug }) {
+  const { t, language } = useT();
+  const { actors } = useServices();
+  const machine = useMemo(() => pageMachine.provide({ actors: { loadPages: actors.loadPages } }), [actors]);
+  const [state, send] = useMachine(machine, { input: { slug, language } });
+  const page = state.context.page;
+  // The server's HTML is sanitised before it reaches the DOM.
+  const html = useMemo(() => (page ? DOMPurify.sanitize(page.content) : ''), [page]);
+  if (state.matches('loading') || state.matches('checking')) return <EmptyState>{t('states.loading')}</EmptyState>;
+  if (state.matches('failed')) {
+    return (
+      <EmptyState>
+        <p role="alert">{t(errorMessageKey(state.context.errorCode, 'default'))}</p>
+        <Button type="button" onClick={() => send({ type: 'RETRY' })}>
+          {t('common.retry')}
+        </Button>
+      </EmptyState>
+    );
+  }
+  if (!page) return <EmptyState>{t('pages.unavailable')}</EmptyState>;
+  return (
+    <>
+      <Content dangerouslySetInnerHTML={{ __html: html }} />
+      <p>{t('pages.lastUpdated', { date: formatDate(page.updatedAt, language, 'date') })}</p>
+    </>
+  );
+}
+
+export default function PageScreen({ slug }: { slug: PageSlug }) {
+  const { t, language } = useT();
+  const { app } = useServices();
+  // A new language loads the page again in it.
+  const key = useSelector(app, (s) => s.context.language);
+  return (
+    <Screen title={t(TITLES[slug])}>
+      <PageBody key={`${slug}-${key}-${language}`} slug={slug} />
+    </Screen>
+  );
+}

@@ -1,0 +1,202 @@
+import { useSelector } from '@xstate/react';
+import { Link, useSearch } from 'wouter';
+import { styled } from 'goober';
+import type { MessageKey } from '../../i18n/index.ts';
+import { useT } from '../i18n-context.ts';
+import { useServices } from '../services.ts';
+import { PlayerOnly } from '../PlayerOnly.tsx';
+import { EmptyState, Screen, Tabs } from '../components/Screen.tsx';
+import { theme } from '../theme.ts';
+
+/*
+ * The screens whose flows arrive with later work: each has its real layout and its empty state now, so
+ * routes, links and the back button work from the start.
+ */
+
+export function GamesScreen({ title, empty }: { title: MessageKey; empty: MessageKey }) {
+  const { t } = useT();
+  return (
+    <Screen title={t(title)}>
+      <EmptyState>{t(empty)}</EmptyState>
+    </Screen>
+  );
+}
+
+export function SearchScreen() {
+  const { t } = useT();
+  const query = new URLSearchParams(useSearch()).get('q') ?? '';
+  return (
+    <Screen title={t('games.searchTitle')}>
+      <form role="search" action="/search">
+        <label>
+          <span className="visually-hidden">{t('games.searchPlaceholder')}</span>
+          <input name="q" type="search" defaultValue={query} placeholder={t('games.searchPlaceholder')} />
+        </label>
+      </form>
+      <EmptyState>{query ? t('games.emptySearch', { query }) : t('games.searchHint')}</EmptyState>
+    </Screen>
+  );
+}
+
+const BONUS_TABS = ['all', 'active', 'queued', 'completed', 'forfeited'] as const;
+
+export function BonusScreen() {
+  const { t } = useT();
+  const tab = new URLSearchParams(useSearch()).get('tab') ?? 'all';
+  return (
+    <PlayerOnly title={t('bonus.title')}>
+      <Screen title={t('bonus.title')}>
+        <Tabs aria-label={t('bonus.title')}>
+          {BONUS_TABS.map((name) => (
+            <Link key={name} href={name === 'all' ? '/bonus' : `/bonus?tab=${name}`} aria-current={tab === name ? 'page' : undefined}>
+              {t(`bonus.tabs.${name}`)}
+            </Link>
+          ))}
+        </Tabs>
+        <EmptyState>{t('states.empty')}</EmptyState>
+      </Screen>
+    </PlayerOnly>
+  );
+}
+
+const WALLET_TABS = ['deposit', 'withdraw', 'transactions'] as const;
+export type WalletTab = (typeof WALLET_TABS)[number];
+
+export function WalletScreen({ tab }: { tab: WalletTab }) {
+  const { t } = useT();
+  return (
+    <PlayerOnly title={t('wallet.title')}>
+      <Screen title={t('wallet.title')}>
+        <Tabs aria-label={t('wallet.title')}>
+          {WALLET_TABS.map((name) => (
+            <Link key={name} href={`/wallet/${name}`} aria-current={tab === name ? 'page' : undefined}>
+              {t(`wallet.tabs.${name}`)}
+            </Link>
+          ))}
+        </Tabs>
+        <EmptyState>{t('states.empty')}</EmptyState>
+      </Screen>
+    </PlayerOnly>
+  );
+}
+
+const Table = styled('table')`
+  width: 100%;
+  border-collapse: collapse;
+  margin-bottom: ${theme.space(4)};
+  th {
+    text-align: left;
+    color: ${theme.color.textMuted};
+    font-weight: 600;
+    padding: ${theme.space(2)};
+    border-bottom: 1px solid ${theme.color.border};
+  }
+`;
+
+export function BetHistoryScreen() {
+  const { t } = useT();
+  return (
+    <PlayerOnly title={t('betHistory.title')}>
+      <Screen title={t('betHistory.title')}>
+        <Table>
+          <thead>
+            <tr>
+              <th scope="col">{t('betHistory.date')}</th>
+              <th scope="col">{t('betHistory.game')}</th>
+              <th scope="col">{t('betHistory.betAmount')}</th>
+              <th scope="col">{t('betHistory.multiplier')}</th>
+              <th scope="col">{t('betHistory.payout')}</th>
+            </tr>
+          </thead>
+        </Table>
+        <EmptyState>{t('betHistory.empty')}</EmptyState>
+      </Screen>
+    </PlayerOnly>
+  );
+}
+
+const Details = styled('dl')`
+  display: grid;
+  grid-template-columns: max-content 1fr;
+  gap: ${theme.space(2)} ${theme.space(4)};
+  dt {
+    color: ${theme.color.textMuted};
+  }
+  dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+`;
+
+function ProfileDetails() {
+  const { t } = useT();
+  const { app } = useServices();
+  const user = useSelector(app, (s) => s.context.user);
+  if (!user) return null;
+  return (
+    <>
+      <details open>
+        <summary>{t('profile.basicInformation.title')}</summary>
+        <p>{t('profile.basicInformation.intro')}</p>
+        <Details>
+          <dt>{t('profile.basicInformation.email')}</dt>
+          <dd>
+            {user.email} ({user.emailVerified ? t('profile.basicInformation.emailVerified') : t('profile.basicInformation.emailNotVerified')})
+          </dd>
+          <dt>{t('profile.basicInformation.username')}</dt>
+          <dd>{user.username}</dd>
+        </Details>
+        {user.profileComplete ? null : <p>{t('profile.basicInformation.incomplete')}</p>}
+      </details>
+    </>
+  );
+}
+
+export function ProfileScreen() {
+  const { t } = useT();
+  return (
+    <PlayerOnly title={t('profile.title')}>
+      <Screen title={t('profile.title')}>
+        <ProfileDetails />
+      </Screen>
+    </PlayerOnly>
+  );
+}
+
+export function ResponsibleGamblingScreen() {
+  const { t } = useT();
+  return (
+    <PlayerOnly title={t('responsibleGambling.title')}>
+      <Screen title={t('responsibleGambling.title')}>
+        <p>{t('responsibleGambling.intro')}</p>
+      </Screen>
+    </PlayerOnly>
+  );
+}
+
+function ReferralCode() {
+  const { t } = useT();
+  const { app } = useServices();
+  const code = useSelector(app, (s) => s.context.user?.referralCode ?? null);
+  if (!code) return null;
+  const link = `${window.location.origin}/?dialog=register&ref=${encodeURIComponent(code)}`;
+  return (
+    <Details>
+      <dt>{t('referral.yourCode')}</dt>
+      <dd>{code}</dd>
+      <dt>{t('referral.yourLink')}</dt>
+      <dd>{link}</dd>
+    </Details>
+  );
+}
+
+export function ReferAFriendScreen() {
+  const { t } = useT();
+  return (
+    <PlayerOnly title={t('referral.title')}>
+      <Screen title={t('referral.title')}>
+        <ReferralCode />
+      </Screen>
+    </PlayerOnly>
+  );
+}

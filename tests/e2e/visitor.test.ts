@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, scriptsLoaded, startProductServer, type ProductServer } from './harness.ts';
+
+/** Everything the browser loads to show the lobby to a visitor, gzipped, must stay under this. */
+const LOBBY_BUDGET_BYTES = 120 * 1024;
+export const SCREENSHOTS = 'test-results/screenshots';
+
+let server: ProductServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+it('shows the lobby to a visitor within the JavaScript budget', async () => {
+  const page = await browser.newPage();
+  const scripts = await scriptsLoaded(page, server.url);
+  await expect(page.getByRole('heading', { level: 1, name: 'Lobby' }).isVisible()).resolves.toBe(true);
+  // The loading screen is gone once the app has mounted.
+  expect(await page.locator('#loading').count()).toBe(0);
+  const total = scripts.reduce((sum, script) => sum + script.gzipBytes, 0);
+  console.log('JavaScript loaded for the lobby (gzipped):');
+  for (const script of scripts) console.log(`  ${(script.gzipBytes / 1024).toFixed(1)} KB  ${new URL(script.url).pathname}`);
+  console.log(`  ${(total / 1024).toFixed(1)} KB in total (budget ${LOBBY_BUDGET_BYTES / 1024} KB)`);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(total).toBeLessThan(LOBBY_BUDGET_BYTES);
+  await page.close();
+});
+
+it('asks a visitor opening the wallet to log in first', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/wallet/deposit`);
+  await expect(page.getByText('Please login first').first().waitFor()).resolves.toBeUndefined();
+  expect(new URL(page.url()).searchParams.get('dialog')).toBe('login');
+  await page.close();
+});
+
+it('keeps the chosen language across a reload', async () => {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');
+  await page.getByRole('link', { name: 'Casino ao vivo' }).first().waitFor();
+  await page.reload();
+  await page.getByRole('link', { name: 'Casino ao vivo' }).first().waitFor();
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('pt');
+  await page.close();
+});
+
+it('renders the server pages, sanitised', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/terms`);
+  await page.getByText('two weeks', { exact: false }).first().waitFor();
+  expect(await page.locator('article script').count()).toBe(0);
+  await page.close();
+});
+
+it('takes screenshots of the lobby on a phone and on a desktop', async () => {
+  for (const width of [390, 1280]) {
+    const page = await browser.newPage({ viewport: { width, height: 844 } });
+    await page.goto(server.url);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/lobby-${width}.png`, fullPage: true });
+    await page.close();
+  }
+});

@@ -1,0 +1,119 @@
+import { createElement, type ReactElement } from 'react';
+import { cleanup, render, type RenderResult } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { setup as setupGoober } from 'goober';
+import { afterEach, vi } from 'vitest';
+import { createActor, fromPromise, type NonReducibleUnknown } from 'xstate';
+import { createTranslator, type Language } from '../../../src/i18n/index.ts';
+import type { ApiActors } from '../../../src/machines/actors.ts';
+import { appMachine, type AppEvent, type RestoredSession } from '../../../src/machines/app.machine.ts';
+import type { Notice } from '../../../src/machines/effects.ts';
+import { ApiFailure } from '../../../src/machines/failure.ts';
+import { TranslatorContext } from '../../../src/views/i18n-context.ts';
+import { ServicesContext, type Services } from '../../../src/views/services.ts';
+
+// The app calls goober's setup in its mount function (src/views/App.tsx); the views need it too.
+setupGoober(createElement);
+
+const started: { stop(): void }[] = [];
+afterEach(() => {
+  cleanup();
+  for (const actor of started.splice(0)) actor.stop();
+});
+
+/** An actor a test did not expect to run: it fails as "no answer". */
+function unexpected<TOutput, TInput = NonReducibleUnknown>() {
+  return fromPromise<TOutput, TInput>(async () => {
+    throw new ApiFailure(0, null);
+  });
+}
+
+/** Every API actor failing, for a test to replace the ones its dialog calls. */
+function failingActors(): ApiActors {
+  return {
+    restoreSession: unexpected(),
+    fetchProfile: unexpected(),
+    logout: unexpected(),
+    login: unexpected(),
+    googleLogin: unexpected(),
+    facebookLogin: unexpected(),
+    signup: unexpected(),
+    loadCountries: unexpected(),
+    verifyEmail: unexpected(),
+    forgotPassword: unexpected(),
+    resetPassword: unexpected(),
+    loadPages: unexpected(),
+  };
+}
+
+export interface Harness extends RenderResult {
+  services: Services;
+  /** Events the dialog sent to the app actor, in order. */
+  appEvents: AppEvent[];
+  notices: Notice[];
+  navigations: string[];
+  loginTimes: (string | null)[];
+  user: ReturnType<typeof userEvent.setup>;
+}
+
+export interface HarnessOptions {
+  actors?: Partial<ApiActors>;
+  language?: Language;
+}
+
+/** Renders a view inside the app's contexts, with fake services that record what they are asked to do. */
+export function renderWithServices(ui: ReactElement, options: HarnessOptions = {}): Harness {
+  const appEvents: AppEvent[] = [];
+  const notices: Notice[] = [];
+  const navigations: string[] = [];
+  const loginTimes: (string | null)[] = [];
+  // A real root machine (it boots as a visitor), with its side effects left as the no-ops they are.
+  const app = createActor(
+    appMachine.provide({
+      actors: {
+        restoreSession: fromPromise<RestoredSession | null>(async () => null),
+        fetchProfile: unexpected(),
+        logout: fromPromise<void>(async () => undefined),
+      },
+    }),
+    { input: { language: options.language ?? 'en' } },
+  );
+  app.start();
+  started.push(app);
+  const send = app.send.bind(app);
+  vi.spyOn(app, 'send').mockImplementation((event: AppEvent) => {
+    appEvents.push(event);
+    send(event);
+  });
+  const services: Services = {
+    app,
+    actors: { ...failingActors(), ...options.actors },
+    notify: (notice) => void notices.push(notice),
+    navigate: (to) => void navigations.push(to),
+    storeLoginTime: (at) => void loginTimes.push(at),
+  };
+  const user = userEvent.setup();
+  const result = render(
+    <TranslatorContext.Provider value={createTranslator(options.language ?? 'en')}>
+      <ServicesContext.Provider value={services}>{ui}</ServicesContext.Provider>
+    </TranslatorContext.Provider>,
+  );
+  return { ...result, services, appEvents, notices, navigations, loginTimes, user };
+}
+
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A promise the test settles when it wants, to look at a dialog while a call is in flight. */
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
