@@ -1,4 +1,4 @@
-import { createElement, lazy, StrictMode, Suspense, useMemo, useState } from 'react';
+import { createElement, lazy, StrictMode, Suspense, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { setup as setupGoober, glob } from 'goober';
 import { Toaster } from 'react-hot-toast';
@@ -6,7 +6,7 @@ import { useSelector } from '@xstate/react';
 import { Route, Switch, useLocation, useSearch } from 'wouter';
 import { createTranslator } from '../i18n/index.ts';
 import { TranslatorContext, useT } from './i18n-context.ts';
-import { createServices, ServicesContext } from './services.ts';
+import { createServices, RESET_FLOWS_EVENT, ServicesContext } from './services.ts';
 import { Layout } from './Layout.tsx';
 import { EmptyState, Screen } from './components/Screen.tsx';
 import { theme, toasterOptions } from './theme.ts';
@@ -147,13 +147,20 @@ function Root() {
 function Translated({ services }: { services: ReturnType<typeof createServices> }) {
   const language = useSelector(services.app, (s) => s.context.language);
   const translator = useMemo(() => createTranslator(language), [language]);
+  // resetFlows (logout, session expiry): every flow below starts again, so nothing of the session survives.
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    const restart = () => setGeneration((n) => n + 1);
+    window.addEventListener(RESET_FLOWS_EVENT, restart);
+    return () => window.removeEventListener(RESET_FLOWS_EVENT, restart);
+  }, []);
   return (
     <ServicesContext.Provider value={services}>
       <TranslatorContext.Provider value={translator}>
         <Layout>
-          <Routes />
+          <Routes key={generation} />
         </Layout>
-        <Dialogs />
+        <Dialogs key={generation} />
         <Toaster {...toasterOptions} />
       </TranslatorContext.Provider>
     </ServicesContext.Provider>

@@ -16,6 +16,8 @@ import type { Notice } from '../machines/effects.ts';
 
 export const TOKEN_STORAGE_KEY = 'casino.token';
 export const LOGIN_TIME_STORAGE_KEY = 'casino.lastLoginAt';
+/** Sent by the resetFlows action; the app restarts every flow it renders. */
+export const RESET_FLOWS_EVENT = 'casino:reset-flows';
 
 function storage(): Storage | null {
   try {
@@ -66,7 +68,7 @@ export function createServices(): Services {
           local?.clear();
           local?.setItem(LANGUAGE_STORAGE_KEY, language);
         },
-        resetFlows: () => window.dispatchEvent(new Event('casino:reset-flows')),
+        resetFlows: () => window.dispatchEvent(new Event(RESET_FLOWS_EVENT)),
         navigate: (_, params) => navigate(params.to),
         notify: (_, params) => notify(params),
         persistLanguage: (_, params) => {
