@@ -12,7 +12,7 @@ import { passwordResetEmail, verificationEmail, type MailMessage } from '../prov
 import type { SocialProfile } from '../providers/identity.ts';
 import { checkRegion } from './profile.ts';
 import { hashEmailToken, newEmailToken } from './tokens.ts';
-import { findUserByEmail, findUserById, findUserByLogin, isSelfExcluded, type UserRow } from './users.ts';
+import { findUserByEmail, findUserById, findUserByLogin, isPhoneTaken, isSelfExcluded, type UserRow } from './users.ts';
 
 // Argon2id (the library's Algorithm.Argon2id, a const enum that isolated modules cannot read).
 const HASH_OPTIONS = { algorithm: 2 } as const;
@@ -120,9 +120,6 @@ function uniqueViolation(error: unknown): string | null {
   return e.constraint ?? e.message ?? '';
 }
 
-/** Calling codes written with or without '+' ("+351", "351") are the same code. */
-const samePhoneSql = "ltrim(phone_code, '+') = ltrim($1, '+') AND phone = $2";
-
 export async function signup(ctx: AppContext, body: unknown, ip: string): Promise<UserRow> {
   rateLimit(ctx, `signup:ip:${ip}`, RATE_RULES.signupPerIp);
   // The age rule reads the server's clock, like every other rule with a date in it.
@@ -141,8 +138,7 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
         [input.email, input.username],
       );
       if (taken) throw new ApiError(409, 'USERNAME_OR_EMAIL_ALREADY_EXISTS');
-      const phoneTaken = await maybeOne(tx, `SELECT id FROM users WHERE ${samePhoneSql}`, [input.phoneCode, input.phone]);
-      if (phoneTaken) throw new ApiError(409, 'PHONE_IS_TAKEN');
+      if (await isPhoneTaken(tx, input.phoneCode, input.phone)) throw new ApiError(409, 'PHONE_IS_TAKEN');
       let referrerId: number | null = null;
       if (input.referralCode) {
         const referrer = await maybeOne<{ id: number }>(tx, 'SELECT id FROM users WHERE referral_code = upper($1)', [

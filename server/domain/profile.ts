@@ -7,7 +7,7 @@ import { validate } from '../../src/rules/validate.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { ApiError, badRequest, type FieldIssue } from '../errors.ts';
-import type { UserRow } from './users.ts';
+import { isPhoneTaken, type UserRow } from './users.ts';
 
 /** Country and state must be ones the server lists; a country without listed states takes any state code. */
 export async function checkRegion(db: Queryable, countryCode: string, stateCode: string): Promise<void> {
@@ -36,17 +36,7 @@ export async function updateProfile(ctx: AppContext, userId: number, body: unkno
         userId,
       ]);
       if (usernameTaken) throw new ApiError(409, 'USERNAME_IS_TAKEN');
-      // "+351" and "351" are one calling code: compare them without the optional plus sign.
-      const phoneTaken = await maybeOne(
-        tx,
-        "SELECT 1 FROM users WHERE ltrim(phone_code, '+') = ltrim($1, '+') AND phone = $2 AND id <> $3",
-        [
-          input.phoneCode,
-          input.phone,
-          userId,
-        ],
-      );
-      if (phoneTaken) throw new ApiError(409, 'PHONE_IS_TAKEN');
+      if (await isPhoneTaken(tx, input.phoneCode, input.phone, userId)) throw new ApiError(409, 'PHONE_IS_TAKEN');
       return one<UserRow>(
         tx,
         `UPDATE users SET first_name = $2, middle_name = $3, last_name = $4, username = $5, phone_code = $6, phone = $7,

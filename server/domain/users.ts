@@ -80,3 +80,16 @@ export function hasCompleteProfile(user: UserRow): boolean {
     user.zip_code,
   ].every((value) => value !== null && value !== '');
 }
+
+/**
+ * Whether another account has this phone number. Calling codes written with or without '+' ("+351",
+ * "351") are one code, as in the users_phone_unique index.
+ */
+export async function isPhoneTaken(db: Queryable, phoneCode: string, phone: string, exceptUserId: number | null = null): Promise<boolean> {
+  const row = await maybeOne(
+    db,
+    "SELECT 1 FROM users WHERE ltrim(phone_code, '+') = ltrim($1, '+') AND phone = $2 AND ($3::bigint IS NULL OR id <> $3)",
+    [phoneCode, phone, exceptUserId],
+  );
+  return row !== undefined;
+}
