@@ -12,7 +12,16 @@ import { passwordResetEmail, verificationEmail, type MailMessage } from '../prov
 import type { SocialProfile } from '../providers/identity.ts';
 import { checkRegion } from './profile.ts';
 import { hashEmailToken, newEmailToken } from './tokens.ts';
-import { findUserByEmail, findUserById, findUserByLogin, isPhoneTaken, isSelfExcluded, type UserRow } from './users.ts';
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByLogin,
+  isPhoneTaken,
+  isSelfExcluded,
+  PERSONAL_COLUMNS,
+  personalValues,
+  type UserRow,
+} from './users.ts';
 
 // Argon2id (the library's Algorithm.Argon2id, a const enum that isolated modules cannot read).
 const HASH_OPTIONS = { algorithm: 2 } as const;
@@ -74,6 +83,11 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   assertMayPlay(user, ctx.now());
   if (!user.email_verified_at) throw new ApiError(403, 'EMAIL_NOT_VERIFIED');
   return startSession(ctx, ctx.db, user);
+}
+
+/** '$1, $2, ..., $n' */
+function placeholders(count: number): string {
+  return Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ');
 }
 
 function newReferralCode(): string {
@@ -149,28 +163,9 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
       }
       const user = await one<UserRow>(
         tx,
-        `INSERT INTO users (email, username, password_hash, first_name, middle_name, last_name, phone_code, phone,
-           date_of_birth, gender, address, city, state_code, country_code, zip_code, referral_code, referred_by_user_id)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) RETURNING *`,
-        [
-          input.email.trim(),
-          input.username,
-          passwordHash,
-          input.firstName.trim(),
-          input.middleName?.trim() || null,
-          input.lastName.trim(),
-          input.phoneCode,
-          input.phone,
-          input.dateOfBirth,
-          input.gender,
-          input.address.trim(),
-          input.city.trim(),
-          input.stateCode,
-          input.countryCode,
-          input.zipCode,
-          newReferralCode(),
-          referrerId,
-        ],
+        `INSERT INTO users (email, username, password_hash, ${PERSONAL_COLUMNS.join(', ')}, referral_code, referred_by_user_id)
+         VALUES (${placeholders(3 + PERSONAL_COLUMNS.length + 2)}) RETURNING *`,
+        [input.email.trim(), input.username, passwordHash, ...personalValues(input), newReferralCode(), referrerId],
       );
       await createWallets(tx, user.id);
       return { user, message: await prepareVerification(ctx, tx, user) };

@@ -7,7 +7,7 @@ import { validate } from '../../src/rules/validate.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { ApiError, badRequest, type FieldIssue } from '../errors.ts';
-import { isPhoneTaken, type UserRow } from './users.ts';
+import { isPhoneTaken, PERSONAL_COLUMNS, personalValues, type UserRow } from './users.ts';
 
 /** Country and state must be ones the server lists; a country without listed states takes any state code. */
 export async function checkRegion(db: Queryable, countryCode: string, stateCode: string): Promise<void> {
@@ -39,27 +39,9 @@ export async function updateProfile(ctx: AppContext, userId: number, body: unkno
       if (await isPhoneTaken(tx, input.phoneCode, input.phone, userId)) throw new ApiError(409, 'PHONE_IS_TAKEN');
       return one<UserRow>(
         tx,
-        `UPDATE users SET first_name = $2, middle_name = $3, last_name = $4, username = $5, phone_code = $6, phone = $7,
-           date_of_birth = $8, gender = $9, address = $10, city = $11, state_code = $12, country_code = $13,
-           zip_code = $14, updated_at = $15
+        `UPDATE users SET username = $2, updated_at = $3, ${PERSONAL_COLUMNS.map((column, i) => `${column} = $${i + 4}`).join(', ')}
          WHERE id = $1 RETURNING *`,
-        [
-          userId,
-          input.firstName.trim(),
-          input.middleName?.trim() || null,
-          input.lastName.trim(),
-          input.username,
-          input.phoneCode,
-          input.phone,
-          input.dateOfBirth,
-          input.gender,
-          input.address.trim(),
-          input.city.trim(),
-          input.stateCode,
-          input.countryCode,
-          input.zipCode,
-          ctx.now(),
-        ],
+        [userId, input.username, ctx.now(), ...personalValues(input)],
       );
     });
   } catch (error) {

@@ -93,3 +93,54 @@ export async function isPhoneTaken(db: Queryable, phoneCode: string, phone: stri
   );
   return row !== undefined;
 }
+
+/** The personal details that signup and the profile form both set. */
+export interface PersonalDetails {
+  firstName: string;
+  middleName?: string | null;
+  lastName: string;
+  phoneCode: string;
+  phone: string;
+  dateOfBirth: string;
+  /** One of GENDERS: the rules have checked it (the database CHECK holds it too). */
+  gender: string;
+  address: string;
+  city: string;
+  stateCode: string;
+  countryCode: string;
+  zipCode: string;
+}
+
+/** The users columns of the personal details, in the order of {@link personalValues}. */
+export const PERSONAL_COLUMNS = [
+  'first_name',
+  'middle_name',
+  'last_name',
+  'phone_code',
+  'phone',
+  'date_of_birth',
+  'gender',
+  'address',
+  'city',
+  'state_code',
+  'country_code',
+  'zip_code',
+] as const;
+
+/** The personal details as stored: names and places trimmed, an empty middle name as none. */
+export function personalValues(input: PersonalDetails): unknown[] {
+  return [
+    input.firstName.trim(),
+    input.middleName?.trim() || null,
+    input.lastName.trim(),
+    input.phoneCode,
+    input.phone,
+    input.dateOfBirth,
+    input.gender,
+    input.address.trim(),
+    input.city.trim(),
+    input.stateCode,
+    input.countryCode,
+    input.zipCode,
+  ];
+}
