@@ -64,6 +64,18 @@ const Errors = styled('ul')`
   font-size: ${theme.font.size.small};
 `;
 
+/** A field's messages, announced as they appear; nothing when there are none. */
+function FieldErrors({ id, messages }: { id: string; messages: readonly string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <Errors id={id} role="alert">
+      {messages.map((message) => (
+        <li key={message}>{message}</li>
+      ))}
+    </Errors>
+  );
+}
+
 interface FieldFrameProps {
   label: string;
   /** Messages shown beside the field, already translated. */
@@ -84,13 +96,7 @@ export function TextField({ label, errors = [], hint, ...input }: InputProps) {
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-invalid={errors.length > 0} aria-describedby={described} {...input} />
       {hint ? <div id={hintId}>{hint}</div> : null}
-      {errors.length ? (
-        <Errors id={errorId} role="alert">
-          {errors.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </Errors>
-      ) : null}
+      <FieldErrors id={errorId} messages={errors} />
     </FieldBox>
   );
 }
@@ -107,13 +113,7 @@ export function SelectField({ label, errors = [], hint, children, ...select }: S
         {children}
       </select>
       {hint}
-      {errors.length ? (
-        <Errors id={errorId} role="alert">
-          {errors.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </Errors>
-      ) : null}
+      <FieldErrors id={errorId} messages={errors} />
     </FieldBox>
   );
 }
