@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { Page } from './page.machine.ts';
+import type { Settings } from './settings.machine.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { RestoredSession } from './app.machine.ts';
 import type { ErrorCode, Language, User } from './effects.ts';
@@ -109,6 +110,10 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     }),
     resetPassword: fromPromise<void, ResetPasswordRequest>(async ({ input, signal }) => {
       await settle(client.POST('/user/verify-forgot-password', { body: input, signal }));
+    }),
+    loadSettings: fromPromise<Settings>(async ({ signal }) => {
+      const answer = await settle(client.GET('/common/get-settings', { signal }));
+      return answer.data.settings;
     }),
     loadPages: fromPromise<Page[], { language: Language }>(async ({ input, signal }) => {
       const answer = await settle(client.GET('/common/get-pages', { params: { query: { locale: input.language } }, signal }));

@@ -3,6 +3,7 @@ import { forgotPasswordMachine } from './forgotPassword.machine.ts';
 import { loginMachine } from './login.machine.ts';
 import { pageMachine } from './page.machine.ts';
 import { registerMachine } from './register.machine.ts';
+import { settingsMachine } from './settings.machine.ts';
 import { resetPasswordMachine } from './resetPassword.machine.ts';
 import { verifyEmailMachine } from './verifyEmail.machine.ts';
 
@@ -15,6 +16,7 @@ export const machines = {
   forgotPassword: forgotPasswordMachine,
   resetPassword: resetPasswordMachine,
   page: pageMachine,
+  settings: settingsMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

@@ -7,6 +7,8 @@ import { errorMessageKey } from '../api/errors.ts';
 import { createTranslator, LANGUAGE_STORAGE_KEY, storedLanguage, type MessageKey } from '../i18n/index.ts';
 import { appMachine } from '../machines/app.machine.ts';
 import { createApiActors, type ApiActors } from '../machines/actors.ts';
+import { settingsMachine } from '../machines/settings.machine.ts';
+import { createSocialSignIn, type SocialSignIn } from './social.ts';
 import type { Notice } from '../machines/effects.ts';
 
 /*
@@ -29,6 +31,10 @@ function storage(): Storage | null {
 
 export interface Services {
   app: ActorRefFrom<typeof appMachine>;
+  /** The server's public settings, loaded once at start (which social sign-ins are configured, limits). */
+  settings: ActorRefFrom<typeof settingsMachine>;
+  /** Google's and Facebook's SDKs, loaded on first use. */
+  social: SocialSignIn;
   actors: ApiActors;
   notify(notice: Notice): void;
   navigate(to: string, options?: { replace?: boolean }): void;
@@ -82,8 +88,13 @@ export function createServices(): Services {
   app.start();
   document.documentElement.lang = app.getSnapshot().context.language;
 
+  const settings = createActor(settingsMachine.provide({ actors: { loadSettings: actors.loadSettings } }));
+  settings.start();
+
   return {
     app,
+    settings,
+    social: createSocialSignIn(),
     actors,
     notify,
     navigate,

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { User } from '../../../src/machines/effects.ts';
+import type { Settings } from '../../../src/machines/settings.machine.ts';
 
 /** A player as GET /user/get-user returns one. */
 export function aUser(overrides: Partial<User> = {}): User {
@@ -71,3 +72,20 @@ export function recordedActions<const TNames extends readonly string[]>(names: T
 export function paramsOf(spy: { mock: { calls: unknown[][] } }): unknown[] {
   return spy.mock.calls.map((call) => call[1]);
 }
+
+/** The server's default settings (openapi.yaml's example): no social sign-in configured. */
+export const DEFAULT_SETTINGS: Settings = {
+  siteName: 'Crypto Casino',
+  minDeposit: '0.00005',
+  minWithdraw: '0.03',
+  maxTransferAmount: '10000',
+  withdrawFee: '0.000006',
+  depositConfirmations: 6,
+  referralReward: '0.01',
+  referralLimit: 10,
+  maxUploadBytes: 5242880,
+  documentRefetchMs: 500,
+  requestTimeoutMs: 30000,
+  socialLogin: { googleClientId: null, facebookAppId: null },
+  simulator: true,
+};

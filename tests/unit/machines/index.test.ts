@@ -9,7 +9,7 @@ import { flush } from './fixtures.ts';
 describe('machines index', () => {
   it('lists every flow by the id its machine carries', () => {
     expect(Object.keys(machines).sort()).toEqual(
-      ['app', 'forgotPassword', 'login', 'page', 'register', 'resetPassword', 'verifyEmail'].sort(),
+      ['app', 'forgotPassword', 'login', 'page', 'register', 'resetPassword', 'settings', 'verifyEmail'].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);
   });

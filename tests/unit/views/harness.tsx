@@ -9,6 +9,9 @@ import type { ApiActors } from '../../../src/machines/actors.ts';
 import { appMachine, type AppEvent, type RestoredSession } from '../../../src/machines/app.machine.ts';
 import type { Notice } from '../../../src/machines/effects.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
+import { settingsMachine, type Settings } from '../../../src/machines/settings.machine.ts';
+import { DEFAULT_SETTINGS } from '../machines/fixtures.ts';
+import type { SocialSignIn } from '../../../src/views/social.ts';
 import { TranslatorContext } from '../../../src/views/i18n-context.ts';
 import { ServicesContext, type Services } from '../../../src/views/services.ts';
 
@@ -43,6 +46,7 @@ function failingActors(): ApiActors {
     forgotPassword: unexpected(),
     resetPassword: unexpected(),
     loadPages: unexpected(),
+    loadSettings: unexpected(),
   };
 }
 
@@ -56,8 +60,22 @@ export interface Harness extends RenderResult {
   user: ReturnType<typeof userEvent.setup>;
 }
 
+
+/** SDKs that were not expected to load: they fail as an unreachable script does. */
+const unavailableSocial: SocialSignIn = {
+  renderGoogleButton: async () => {
+    throw new Error('Google SDK not available in this test');
+  },
+  facebookLogin: async () => {
+    throw new Error('Facebook SDK not available in this test');
+  },
+};
+
 export interface HarnessOptions {
   actors?: Partial<ApiActors>;
+  /** Replaces parts of the default settings the settings actor loads. */
+  settings?: Partial<Settings>;
+  social?: Partial<SocialSignIn>;
   language?: Language;
 }
 
@@ -85,8 +103,17 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     appEvents.push(event);
     send(event);
   });
+  const settings = createActor(
+    settingsMachine.provide({
+      actors: { loadSettings: fromPromise<Settings>(async () => ({ ...DEFAULT_SETTINGS, ...options.settings })) },
+    }),
+  );
+  settings.start();
+  started.push(settings);
   const services: Services = {
     app,
+    settings,
+    social: { ...unavailableSocial, ...options.social },
     actors: { ...failingActors(), ...options.actors },
     notify: (notice) => void notices.push(notice),
     navigate: (to) => void navigations.push(to),
