@@ -131,9 +131,21 @@ export function errorCodeOf(body: unknown): ErrorCode | null {
   return isErrorCode(description) ? description : null;
 }
 
-/** The message key for a failed call: the code's own message when the catalogue has it, else the flow's fallback. */
+/**
+ * Codes a flow words its own way. SPEC §6: a login refused because an admin inactivated the account says
+ * "User Account Inactivated By Admin", where the catalogue's USER_INACTIVE message is "User Inactive".
+ */
+const FLOW_MESSAGE_KEYS: Readonly<Partial<Record<FlowFallback, Partial<Record<ErrorCode, MessageKey>>>>> = {
+  login: { USER_INACTIVE: 'messages.inactive' },
+};
+
+/**
+ * The message key for a failed call: the flow's own wording of the code, else the code's message when the
+ * catalogue has it, else the flow's fallback.
+ */
 export function errorMessageKey(code: string | null | undefined, fallback: FlowFallback): MessageKey {
-  return isErrorCode(code) ? catalogueKey(code) : FLOW_FALLBACK_KEYS[fallback];
+  if (!isErrorCode(code)) return FLOW_FALLBACK_KEYS[fallback];
+  return FLOW_MESSAGE_KEYS[fallback]?.[code] ?? catalogueKey(code);
 }
 
 /**

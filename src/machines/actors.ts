@@ -6,13 +6,8 @@ import type { RestoredSession } from './app.machine.ts';
 import type { ErrorCode, Language, User } from './effects.ts';
 import { ApiFailure, type ServerFieldError } from './failure.ts';
 import type { ForgotPasswordRequest } from './forgotPassword.machine.ts';
-import type {
-  FacebookLoginRequest,
-  GoogleLoginRequest,
-  LoginRequest,
-  Session,
-  SocialSession,
-} from './login.machine.ts';
+import type { LoginRequest, Session } from './login.machine.ts';
+import type { FacebookLoginRequest, GoogleLoginRequest, SocialSession } from './socialSignIn.machine.ts';
 import type { Country, SignupRequest } from './register.machine.ts';
 import type { ResetPasswordRequest } from './resetPassword.machine.ts';
 

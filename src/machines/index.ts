@@ -4,6 +4,7 @@ import { loginMachine } from './login.machine.ts';
 import { pageMachine } from './page.machine.ts';
 import { registerMachine } from './register.machine.ts';
 import { settingsMachine } from './settings.machine.ts';
+import { socialSignInMachine } from './socialSignIn.machine.ts';
 import { resetPasswordMachine } from './resetPassword.machine.ts';
 import { verifyEmailMachine } from './verifyEmail.machine.ts';
 
@@ -17,6 +18,7 @@ export const machines = {
   resetPassword: resetPasswordMachine,
   page: pageMachine,
   settings: settingsMachine,
+  socialSignIn: socialSignInMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

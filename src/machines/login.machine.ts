@@ -7,7 +7,7 @@ import { notProvided, type ErrorCode, type Notice, type User } from './effects.t
 import { mergeFieldCodes, toFailure } from './failure.ts';
 
 /*
- * The login dialog (SPEC §4): email or username and password, or a Google / Facebook sign-in. On success
+ * The login dialog (SPEC §4): email or username and password (Google and Facebook are socialSignIn's). On success
  * the session goes to the root (`sessionStarted`, the app forwards SESSION.LOGGED_IN), a toast says so
  * and the dialog closes. A failure keeps its code in `errorCode`; the view shows the code's message, or
  * the 'login' fallback ('Failed to login', SPEC §8) when it has none (errorCode null: no answer).
@@ -18,16 +18,11 @@ export type LoginField = (typeof LOGIN_FIELDS)[number];
 
 /** The wire body of POST /user/login: the password base64-encoded (SPEC §5). */
 export type LoginRequest = operations['userLogin']['requestBody']['content']['application/json'];
-export type GoogleLoginRequest = operations['userGoogleLogin']['requestBody']['content']['application/json'];
-export type FacebookLoginRequest = operations['userFacebookLogin']['requestBody']['content']['application/json'];
 
 /** What a login answers with, whichever way the player signed in. */
 export interface Session {
   accessToken: string;
   user: User;
-}
-export interface SocialSession extends Session {
-  isNewUser: boolean;
 }
 
 export interface LoginContext {
@@ -40,9 +35,7 @@ export interface LoginContext {
 
 export type LoginEvent =
   | { type: 'FIELD.CHANGE'; field: LoginField; value: string }
-  | { type: 'SUBMIT' }
-  | { type: 'SOCIAL.GOOGLE'; credential: string }
-  | { type: 'SOCIAL.FACEBOOK'; accessToken: string; userID: string };
+  | { type: 'SUBMIT' };
 
 const sessionParams = ({ event }: { event: { output: Session } }) => ({
   accessToken: event.output.accessToken,
@@ -57,16 +50,10 @@ export const loginMachine = setup({
   actors: {
     /** POST /user/login. */
     login: notProvided<Session, LoginRequest>('login'),
-    /** POST /user/google-login. */
-    googleLogin: notProvided<SocialSession, GoogleLoginRequest>('googleLogin'),
-    /** POST /user/facebook-login. */
-    facebookLogin: notProvided<SocialSession, FacebookLoginRequest>('facebookLogin'),
   },
   actions: {
     /** The app forwards it to the root as SESSION.LOGGED_IN. */
     sessionStarted: (_, _params: Session) => {},
-    /** SPEC §4: social login stores the login time (the server's, from the login's answer). */
-    storeLoginTime: (_, _params: { at: string | null }) => {},
     closeDialog: () => {},
     notify: (_, _params: Notice) => {},
     changeField: assign(({ context }, params: { field: LoginField; value: string }) => ({
@@ -100,8 +87,6 @@ export const loginMachine = setup({
           actions: { type: 'changeField', params: ({ event }) => ({ field: event.field, value: event.value }) },
         },
         SUBMIT: [{ guard: 'formInvalid', actions: 'showFieldErrors' }, { target: 'submitting' }],
-        'SOCIAL.GOOGLE': 'signingInWithGoogle',
-        'SOCIAL.FACEBOOK': 'signingInWithFacebook',
       },
     },
     submitting: {
@@ -113,43 +98,6 @@ export const loginMachine = setup({
           target: 'done',
           actions: [
             { type: 'sessionStarted', params: sessionParams },
-            { type: 'notify', params: { tone: 'success', message: 'messages.loginSuccess' } },
-            'closeDialog',
-          ],
-        },
-        onError: { target: 'failed', actions: { type: 'storeFailure', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    signingInWithGoogle: {
-      entry: 'clearFailure',
-      invoke: {
-        src: 'googleLogin',
-        input: ({ event }) => ({ credential: event.type === 'SOCIAL.GOOGLE' ? event.credential : '' }),
-        onDone: {
-          target: 'done',
-          actions: [
-            { type: 'sessionStarted', params: sessionParams },
-            { type: 'storeLoginTime', params: ({ event }) => ({ at: event.output.user.lastLoginAt }) },
-            { type: 'notify', params: { tone: 'success', message: 'messages.loginSuccess' } },
-            'closeDialog',
-          ],
-        },
-        onError: { target: 'failed', actions: { type: 'storeFailure', params: ({ event }) => ({ error: event.error }) } },
-      },
-    },
-    signingInWithFacebook: {
-      entry: 'clearFailure',
-      invoke: {
-        src: 'facebookLogin',
-        input: ({ event }) =>
-          event.type === 'SOCIAL.FACEBOOK'
-            ? { accessToken: event.accessToken, userID: event.userID }
-            : { accessToken: '', userID: '' },
-        onDone: {
-          target: 'done',
-          actions: [
-            { type: 'sessionStarted', params: sessionParams },
-            { type: 'storeLoginTime', params: ({ event }) => ({ at: event.output.user.lastLoginAt }) },
             { type: 'notify', params: { tone: 'success', message: 'messages.loginSuccess' } },
             'closeDialog',
           ],
@@ -170,8 +118,6 @@ export const loginMachine = setup({
           { guard: 'formInvalid', target: 'editing', actions: ['clearFailure', 'showFieldErrors'] },
           { target: 'submitting' },
         ],
-        'SOCIAL.GOOGLE': 'signingInWithGoogle',
-        'SOCIAL.FACEBOOK': 'signingInWithFacebook',
       },
     },
     done: { type: 'final' },

@@ -89,6 +89,12 @@ describe('errorMessageKey', () => {
     expect(english.t(errorMessageKey('MONTHLY_LOSS_LIMIT_EXCEEDED', 'default'))).toBe('Monthly loss limit exceeded');
   });
 
+  it('words an inactive account its SPEC §6 way at login, and the catalogue way elsewhere', () => {
+    expect(english.t(errorMessageKey('USER_INACTIVE', 'login'))).toBe('User Account Inactivated By Admin');
+    expect(english.t(errorMessageKey('USER_INACTIVE', 'default'))).toBe('User Inactive');
+    expect(english.t(errorMessageKey('USER_INACTIVE', 'signup'))).toBe('User Inactive');
+  });
+
   it("falls back to the flow's SPEC §8 message for no code or an unknown one", () => {
     for (const [flow, text] of Object.entries(flows) as [FlowFallback, string][]) {
       expect(english.t(errorMessageKey(null, flow)), flow).toBe(text);

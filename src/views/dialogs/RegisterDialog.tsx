@@ -25,6 +25,7 @@ import {
   Row,
   type AccountDialogName,
 } from './parts.tsx';
+import { SocialSignIn } from './SocialSignIn.tsx';
 
 type Gender = components['schemas']['Gender'];
 
@@ -211,6 +212,7 @@ export default function RegisterDialog({ onClose, switchTo }: RegisterDialogProp
           </Button>
         </Actions>
       </Form>
+      <SocialSignIn onSignedIn={onClose} />
       <Links>
         <span>
           {t('auth.register.haveAccount')}{' '}

@@ -9,7 +9,7 @@ import { flush } from './fixtures.ts';
 describe('machines index', () => {
   it('lists every flow by the id its machine carries', () => {
     expect(Object.keys(machines).sort()).toEqual(
-      ['app', 'forgotPassword', 'login', 'page', 'register', 'resetPassword', 'settings', 'verifyEmail'].sort(),
+      ['app', 'forgotPassword', 'login', 'page', 'register', 'resetPassword', 'settings', 'socialSignIn', 'verifyEmail'].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);
   });
@@ -21,7 +21,9 @@ describe('machines index', () => {
 
   it('placeholder actors fail loudly, and the flow reads that as a failure with no code', async () => {
     const actor = createActor(loginMachine).start();
-    actor.send({ type: 'SOCIAL.GOOGLE', credential: 'jwt' });
+    actor.send({ type: 'FIELD.CHANGE', field: 'email', value: 'ana7' });
+    actor.send({ type: 'FIELD.CHANGE', field: 'password', value: 'Secret@123' });
+    actor.send({ type: 'SUBMIT' });
     await flush();
     expect(actor.getSnapshot().value).toBe('failed');
     expect(actor.getSnapshot().context.errorCode).toBeNull();

@@ -1,48 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { encodePassword } from '../../../src/rules/password.ts';
-import {
-  loginMachine,
-  type FacebookLoginRequest,
-  type GoogleLoginRequest,
-  type LoginRequest,
-  type Session,
-  type SocialSession,
-} from '../../../src/machines/login.machine.ts';
+import { loginMachine, type LoginRequest, type Session } from '../../../src/machines/login.machine.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
 import { aUser, deferred, flush, paramsOf, recordedActions } from './fixtures.ts';
 
-const SIDE_EFFECTS = ['sessionStarted', 'storeLoginTime', 'closeDialog', 'notify'] as const;
+const SIDE_EFFECTS = ['sessionStarted', 'closeDialog', 'notify'] as const;
 
 interface Fakes {
   login?: (input: LoginRequest) => Promise<Session>;
-  googleLogin?: (input: GoogleLoginRequest) => Promise<SocialSession>;
-  facebookLogin?: (input: FacebookLoginRequest) => Promise<SocialSession>;
 }
 
 const session: Session = { accessToken: 'tok-1', user: aUser() };
-const socialSession: SocialSession = { ...session, isNewUser: false };
 
 function start(fakes: Fakes = {}) {
   const { spies, order } = recordedActions(SIDE_EFFECTS);
-  const inputs: { login: LoginRequest[]; google: GoogleLoginRequest[]; facebook: FacebookLoginRequest[] } = {
-    login: [],
-    google: [],
-    facebook: [],
-  };
+  const inputs: { login: LoginRequest[] } = { login: [] };
   const machine = loginMachine.provide({
     actors: {
       login: fromPromise<Session, LoginRequest>(async ({ input }) => {
         inputs.login.push(input);
         return (fakes.login ?? (async () => session))(input);
-      }),
-      googleLogin: fromPromise<SocialSession, GoogleLoginRequest>(async ({ input }) => {
-        inputs.google.push(input);
-        return (fakes.googleLogin ?? (async () => socialSession))(input);
-      }),
-      facebookLogin: fromPromise<SocialSession, FacebookLoginRequest>(async ({ input }) => {
-        inputs.facebook.push(input);
-        return (fakes.facebookLogin ?? (async () => socialSession))(input);
       }),
     },
     actions: spies,
@@ -98,7 +76,6 @@ describe('loginMachine: email or username and password', () => {
     expect(paramsOf(spies.sessionStarted)).toEqual([{ accessToken: 'tok-1', user: aUser() }]);
     expect(paramsOf(spies.notify)).toEqual([{ tone: 'success', message: 'messages.loginSuccess' }]);
     // The login time is a social-login rule (SPEC §4).
-    expect(spies.storeLoginTime).not.toHaveBeenCalled();
   });
 
   it('keeps the code of a refusal, then retries after an edit', async () => {
@@ -157,69 +134,5 @@ describe('loginMachine: email or username and password', () => {
     await flush();
     expect(actor.getSnapshot().context.fieldErrors.password).toEqual(['password.encoding']);
     expect(actor.getSnapshot().context.errorCode).toBe('PLEASE_CHECK_REQUEST_DATA');
-  });
-
-  it('goes back to editing when SUBMIT after a failed social sign-in finds the form invalid', async () => {
-    const { actor, inputs } = start({ googleLogin: async () => Promise.reject(new ApiFailure(422, 'SOCIAL_LOGIN_FAILED')) });
-    actor.send({ type: 'SOCIAL.GOOGLE', credential: 'google-jwt' });
-    await flush();
-    expect(actor.getSnapshot().value).toBe('failed');
-    actor.send({ type: 'SUBMIT' });
-    expect(actor.getSnapshot().value).toBe('editing');
-    expect(actor.getSnapshot().context.errorCode).toBeNull();
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ email: ['required'], password: ['required'] });
-    expect(inputs.login).toEqual([]);
-  });
-});
-
-describe('loginMachine: social sign-in', () => {
-  it('signs in with Google, stores the login time and closes the dialog', async () => {
-    const at = '2024-07-01T08:00:00.000Z';
-    const { actor, spies, order, inputs } = start({
-      googleLogin: async () => ({ ...socialSession, user: aUser({ lastLoginAt: at }), isNewUser: true }),
-    });
-    actor.send({ type: 'SOCIAL.GOOGLE', credential: 'google-jwt' });
-    expect(actor.getSnapshot().value).toBe('signingInWithGoogle');
-    await flush();
-    expect(inputs.google).toEqual([{ credential: 'google-jwt' }]);
-    expect(actor.getSnapshot().value).toBe('done');
-    expect(order).toEqual(['sessionStarted', 'storeLoginTime', 'notify', 'closeDialog']);
-    expect(paramsOf(spies.storeLoginTime)).toEqual([{ at }]);
-  });
-
-  it('signs in with Facebook', async () => {
-    const { actor, spies, inputs } = start();
-    actor.send({ type: 'SOCIAL.FACEBOOK', accessToken: 'fb-token', userID: 'fb-1' });
-    expect(actor.getSnapshot().value).toBe('signingInWithFacebook');
-    await flush();
-    expect(inputs.facebook).toEqual([{ accessToken: 'fb-token', userID: 'fb-1' }]);
-    expect(actor.getSnapshot().value).toBe('done');
-    expect(paramsOf(spies.sessionStarted)).toEqual([{ accessToken: 'tok-1', user: aUser() }]);
-    expect(spies.storeLoginTime).toHaveBeenCalledTimes(1);
-    expect(spies.closeDialog).toHaveBeenCalledTimes(1);
-  });
-
-  it('keeps the code of a failed social sign-in, and a social retry works from failed', async () => {
-    const { actor, spies } = start({
-      facebookLogin: async () => Promise.reject(new ApiFailure(422, 'SOCIAL_LOGIN_FAILED')),
-    });
-    actor.send({ type: 'SOCIAL.FACEBOOK', accessToken: 'fb-token', userID: 'fb-1' });
-    await flush();
-    expect(actor.getSnapshot().value).toBe('failed');
-    expect(actor.getSnapshot().context.errorCode).toBe('SOCIAL_LOGIN_FAILED');
-    expect(spies.sessionStarted).not.toHaveBeenCalled();
-    actor.send({ type: 'SOCIAL.GOOGLE', credential: 'google-jwt' });
-    await flush();
-    expect(actor.getSnapshot().value).toBe('done');
-  });
-
-  it('a Google failure lands in failed too, and Facebook can follow', async () => {
-    const { actor } = start({ googleLogin: async () => Promise.reject(new ApiFailure(409, 'EMAIL_ALREADY_EXISTS')) });
-    actor.send({ type: 'SOCIAL.GOOGLE', credential: 'google-jwt' });
-    await flush();
-    expect(actor.getSnapshot().context.errorCode).toBe('EMAIL_ALREADY_EXISTS');
-    actor.send({ type: 'SOCIAL.FACEBOOK', accessToken: 'fb-token', userID: 'fb-1' });
-    await flush();
-    expect(actor.getSnapshot().value).toBe('done');
   });
 });

@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import type { LoginRequest, Session, SocialSession } from '../../../src/machines/login.machine.ts';
-import type { FacebookLoginRequest, GoogleLoginRequest } from '../../../src/machines/login.machine.ts';
+import type { LoginRequest, Session } from '../../../src/machines/login.machine.ts';
+import type { FacebookLoginRequest, GoogleLoginRequest, SocialSession } from '../../../src/machines/socialSignIn.machine.ts';
+import type { SocialSignIn } from '../../../src/views/social.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
 import LoginDialog, { type LoginDialogProps } from '../../../src/views/dialogs/LoginDialog.tsx';
 import { aUser } from '../machines/fixtures.ts';
@@ -123,28 +124,51 @@ describe('LoginDialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
-  it('has no social buttons when sign-in providers are not configured', () => {
-    renderLogin({ getGoogleCredential: async () => 'x', getFacebookLogin: async () => ({ accessToken: 'a', userID: 'u' }) });
-    expect(screen.queryByRole('button', { name: 'Continue with Google' })).toBeNull();
+  it('has no social buttons when sign-in providers are not configured', async () => {
+    const renderGoogleButton = vi.fn<SocialSignIn['renderGoogleButton']>();
+    const { services } = renderLogin({}, { social: { renderGoogleButton } });
+    await waitFor(() => expect(services.settings.getSnapshot().value).toBe('loaded'));
+    expect(screen.queryByRole('button', { name: /Google/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Continue with Facebook' })).toBeNull();
+    expect(screen.queryByText('or')).toBeNull();
+    expect(renderGoogleButton).not.toHaveBeenCalled();
   });
 
-  it('signs in with Google: the credential goes to google-login, the login time is stored', async () => {
+  it("signs in with Google's button: the credential goes to google-login, the login time is stored", async () => {
     const inputs: GoogleLoginRequest[] = [];
     const googleLogin = fromPromise<SocialSession, GoogleLoginRequest>(async ({ input }) => {
       inputs.push(input);
       return { ...session, isNewUser: false };
     });
-    const { user, appEvents, loginTimes, onClose } = renderLogin(
-      { googleClientId: 'client-id', facebookAppId: null, getGoogleCredential: async () => 'google-jwt' },
-      { actors: { googleLogin } },
+    const rendered: { clientId: string; locale: string }[] = [];
+    // Like Google Identity Services: its own button in the slot, the ID token through the callback.
+    const renderGoogleButton: SocialSignIn['renderGoogleButton'] = async (element, options) => {
+      rendered.push({ clientId: options.clientId, locale: options.locale });
+      const button = document.createElement('button');
+      button.textContent = 'Sign in with Google';
+      button.onclick = () => options.onCredential('google-jwt');
+      element.append(button);
+      return () => button.remove();
+    };
+    const { user, appEvents, loginTimes, notices, onClose } = renderLogin(
+      {},
+      { actors: { googleLogin }, settings: { socialLogin: { googleClientId: 'client-id', facebookAppId: null } }, social: { renderGoogleButton } },
     );
-    expect(screen.queryByRole('button', { name: 'Continue with Facebook' })).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign in with Google' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(rendered).toEqual([{ clientId: 'client-id', locale: 'en' }]);
+    expect(screen.queryByRole('button', { name: 'Continue with Facebook' })).toBeNull();
     expect(inputs).toEqual([{ credential: 'google-jwt' }]);
     expect(appEvents.map((event) => event.type)).toEqual(['SESSION.LOGGED_IN']);
     expect(loginTimes).toEqual([session.user.lastLoginAt]);
+    expect(notices).toEqual([{ tone: 'success', message: 'messages.loginSuccess' }]);
+  });
+
+  it('shows no Google button when its SDK cannot be loaded', async () => {
+    const { services } = renderLogin({}, { settings: { socialLogin: { googleClientId: 'client-id', facebookAppId: null } } });
+    await waitFor(() => expect(services.settings.getSnapshot().value).toBe('loaded'));
+    await waitFor(() => expect(document.querySelector('[data-provider="google"]')).toBeNull());
+    expect(screen.queryByText('or')).toBeNull();
   });
 
   it('signs in with Facebook, and shows its failure', async () => {
@@ -153,15 +177,46 @@ describe('LoginDialog', () => {
       inputs.push(input);
       throw new ApiFailure(401, 'SOCIAL_LOGIN_FAILED');
     });
-    const { user } = renderLogin(
-      { facebookAppId: 'app-id', getFacebookLogin: async () => ({ accessToken: 'fb-token', userID: 'fb-1' }) },
-      { actors: { facebookLogin } },
+    const asked: { appId: string; locale: string }[] = [];
+    const { user, onClose } = renderLogin(
+      {},
+      {
+        actors: { facebookLogin },
+        settings: { socialLogin: { googleClientId: null, facebookAppId: 'app-id' } },
+        social: {
+          facebookLogin: async (options) => {
+            asked.push(options);
+            return { accessToken: 'fb-token', userID: 'fb-1' };
+          },
+        },
+        language: 'pt',
+      },
     );
-    expect(screen.queryByRole('button', { name: 'Continue with Google' })).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Continue with Facebook' }));
+    await user.click(await screen.findByRole('button', { name: 'Continuar com o Facebook' }));
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Social sign-in failed. Please try again.')).toBeTruthy();
+    expect(alert.textContent).toBe('O início de sessão social falhou. Tente novamente.');
+    expect(asked).toEqual([{ appId: 'app-id', locale: 'pt' }]);
     expect(inputs).toEqual([{ accessToken: 'fb-token', userID: 'fb-1' }]);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('stays open and quiet when the player closes the Facebook popup', async () => {
+    const facebookLogin = vi.fn();
+    const { user, onClose, notices } = renderLogin(
+      {},
+      {
+        actors: { facebookLogin: fromPromise<SocialSession, FacebookLoginRequest>(async () => facebookLogin()) },
+        settings: { socialLogin: { googleClientId: null, facebookAppId: 'app-id' } },
+        social: { facebookLogin: async () => null },
+      },
+    );
+    const button = await screen.findByRole('button', { name: 'Continue with Facebook' });
+    await user.click(button);
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(facebookLogin).not.toHaveBeenCalled();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(notices).toEqual([]);
   });
 
   it('speaks the chosen language', () => {

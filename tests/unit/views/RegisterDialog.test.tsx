@@ -203,6 +203,19 @@ describe('RegisterDialog', () => {
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Something went wrong!'));
   });
 
+  it('signs up with Facebook when it is configured: the session starts and the dialog closes', async () => {
+    const session = { accessToken: 'token-fb', user: aUser({ authProvider: 'facebook' }), isNewUser: true };
+    const { user, onClose, appEvents, loginTimes } = renderRegister({
+      actors: { facebookLogin: fromPromise(async () => session) },
+      settings: { socialLogin: { googleClientId: null, facebookAppId: 'app-id' } },
+      social: { facebookLogin: async () => ({ accessToken: 'fb-token', userID: 'fb-1' }) },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Continue with Facebook' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(appEvents).toEqual([{ type: 'SESSION.LOGGED_IN', accessToken: 'token-fb', user: session.user }]);
+    expect(loginTimes).toEqual([session.user.lastLoginAt]);
+  });
+
   it('links to the login dialog and closes on Escape', async () => {
     const { user, switchTo, onClose } = renderRegister();
     await user.click(screen.getByRole('button', { name: 'Log in' }));
