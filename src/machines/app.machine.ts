@@ -11,7 +11,8 @@ import { isSessionExpiry, isUserInactive } from './failure.ts';
 /*
  * The root of the app (SPEC §4, §6): it boots by restoring the saved session, then is either a visitor
  * or a player, and holds the interface language. Every other flow reports to it: a login flow sends
- * SESSION.LOGGED_IN, the API client's 401 hook sends SESSION.EXPIRED, the profile flow USER.UPDATED.
+ * SESSION.LOGGED_IN, the API client's 401 hook sends SESSION.EXPIRED (and SESSION.INACTIVE for an account an
+ * admin inactivated), the profile flow USER.UPDATED.
  */
 
 export interface RestoredSession {
@@ -33,6 +34,8 @@ export interface AppInput {
 export type AppEvent =
   | { type: 'SESSION.LOGGED_IN'; accessToken: string; user: User }
   | { type: 'SESSION.EXPIRED' }
+  /** An authenticated call was refused with 403 USER_INACTIVE: an admin inactivated the account meanwhile. */
+  | { type: 'SESSION.INACTIVE' }
   | { type: 'LOGOUT' }
   | { type: 'USER.UPDATED'; user: User }
   | { type: 'LANGUAGE.CHANGE'; language: Language };
@@ -160,6 +163,11 @@ export const appMachine = setup({
           target: 'visitor',
           actions: [...endSession, { type: 'notify', params: { tone: 'error', message: 'messages.sessionExpired' } }],
         },
+        // SPEC §6: inactive accounts are refused, whatever call finds out.
+        'SESSION.INACTIVE': {
+          target: 'visitor',
+          actions: [...endSession, { type: 'notify', params: { tone: 'error', message: 'messages.inactive' } }],
+        },
         'USER.UPDATED': {
           actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) },
         },
@@ -195,6 +203,7 @@ export const appMachine = setup({
           on: {
             // The logout call's own 401 (token already dead) is part of logging out, not an expiry.
             'SESSION.EXPIRED': ignore,
+            'SESSION.INACTIVE': ignore,
             LOGOUT: ignore,
           },
           invoke: {

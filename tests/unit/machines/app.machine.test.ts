@@ -163,6 +163,36 @@ describe('appMachine: session expiry (SPEC §6)', () => {
   });
 });
 
+describe('appMachine: an account inactivated during the session (SPEC §6)', () => {
+  it('clears the session, returns to / and says the account was inactivated', async () => {
+    const { actor, spies, order } = await asPlayer();
+    order.length = 0;
+    actor.send({ type: 'SESSION.INACTIVE' });
+    expect(actor.getSnapshot().value).toBe('visitor');
+    expect(actor.getSnapshot().context).toMatchObject({ accessToken: null, user: null });
+    expect(order).toEqual(['clearStorage', 'resetFlows', 'navigate', 'notify']);
+    expect(paramsOf(spies.notify)).toEqual([{ tone: 'error', message: 'messages.inactive' }]);
+  });
+
+  it('is ignored by a visitor and while logging out', async () => {
+    const visitor = start();
+    await flush();
+    visitor.actor.send({ type: 'SESSION.INACTIVE' });
+    expect(visitor.actor.getSnapshot().value).toBe('visitor');
+    expect(visitor.order).toEqual([]);
+
+    const answer = deferred<void>();
+    const { actor, spies, order } = await asPlayer({ logout: () => answer.promise });
+    order.length = 0;
+    actor.send({ type: 'LOGOUT' });
+    actor.send({ type: 'SESSION.INACTIVE' });
+    expect(actor.getSnapshot().matches({ player: 'loggingOut' })).toBe(true);
+    answer.reject(new ApiFailure(403, 'USER_INACTIVE'));
+    await flush();
+    expect(paramsOf(spies.notify)).toEqual([{ tone: 'success', message: 'messages.logoutSuccess' }]);
+  });
+});
+
 describe('appMachine: logout', () => {
   it('calls logout, then resets everything and says so', async () => {
     const answer = deferred<void>();
