@@ -47,6 +47,7 @@ export function createServices(): Services {
   const client = createApiClient({
     getToken: () => app?.getSnapshot().context.accessToken ?? local?.getItem(TOKEN_STORAGE_KEY) ?? null,
     onUnauthorized: () => app?.send({ type: 'SESSION.EXPIRED' }),
+    onInactive: () => app?.send({ type: 'SESSION.INACTIVE' }),
   });
   const actors = createApiActors(client, { readToken: () => local?.getItem(TOKEN_STORAGE_KEY) ?? null });
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { styled } from 'goober';
 import { theme } from '../theme.ts';
 
@@ -19,8 +19,11 @@ const Panel = styled('div')`
   color: ${theme.color.text};
   border: 1px solid ${theme.color.border};
   border-radius: ${theme.radius.large};
-  width: 100%;
-  max-width: 28rem;
+  /* Never wider than the viewport less the backdrop's margins (a 360 px phone keeps 344 px). */
+  width: min(100%, 28rem);
+  &[data-size='wide'] {
+    width: min(100%, 40rem);
+  }
   padding: ${theme.space(6)} ${theme.space(5)};
   position: relative;
   box-shadow: 0 20px 60px rgba(0, 0, 0, 0.5);
@@ -51,25 +54,62 @@ const Close = styled('button')`
   }
 `;
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** The form fields a dialog opens on, before any other control. */
+const FIELD = 'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled])';
+
+/** The focused element; null when nothing is (focus on the page's body). */
+function focusedElement(): HTMLElement | null {
+  const active = document.activeElement;
+  return active instanceof HTMLElement && active !== document.body ? active : null;
+}
+
+export type DialogSize = 'narrow' | 'wide';
 
 export interface DialogProps {
   title: string;
   closeLabel: string;
   onClose: () => void;
+  /** 'narrow' (28rem, the default) or 'wide' (40rem, for two fields to a row); both shrink to fit a phone. */
+  size?: DialogSize;
   children: ReactNode;
 }
 
-/** A modal dialog: labelled, focus kept inside while open and given back to where it was on close, Escape closes. */
-export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
+/**
+ * A modal dialog: labelled; it opens on its first form field (else its first control other than the close
+ * button, else itself), unless a child asked for focus (autoFocus); Tab and Shift+Tab stay inside while it is
+ * open; Escape closes it; on close, focus goes back to where it was before it opened.
+ */
+export function Dialog({ title, closeLabel, onClose, size = 'narrow', children }: DialogProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  // Read while rendering, before a child's autoFocus moves focus into the dialog.
+  const [focusedBeforeOpening] = useState(focusedElement);
   useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = panel.current?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? panel.current)?.focus();
-    return () => previous?.focus();
-  }, []);
+    const box = panel.current;
+    if (!box) return;
+    const now = focusedElement();
+    // When another dialog made way for this one, the element focused at render time is gone: its own
+    // clean-up has by now given focus back to what opened it, and that is where this one returns too.
+    const opener =
+      focusedBeforeOpening?.isConnected && !box.contains(focusedBeforeOpening)
+        ? focusedBeforeOpening
+        : now && !box.contains(now)
+          ? now
+          : null;
+    if (!now || !box.contains(now)) {
+      const start =
+        box.querySelector<HTMLElement>(FIELD) ??
+        [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].find((item) => item !== closeButton.current);
+      (start ?? box).focus();
+    }
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [focusedBeforeOpening]);
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key === 'Escape') {
       event.stopPropagation();
@@ -78,22 +118,36 @@ export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
     }
     if (event.key !== 'Tab' || !panel.current) return;
     const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) return;
     const first = items[0];
     const last = items[items.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
+    if (!first || !last) {
+      // Nothing to move to: focus stays on the dialog.
       event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
+      return;
+    }
+    const current = document.activeElement;
+    const inside = current instanceof HTMLElement && items.includes(current);
+    if (event.shiftKey && (current === first || !inside)) {
       event.preventDefault();
-      first?.focus();
+      last.focus();
+    } else if (!event.shiftKey && (current === last || !inside)) {
+      event.preventDefault();
+      first.focus();
     }
   };
   return (
     <Backdrop onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
-      <Panel ref={panel} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={onKeyDown}>
+      <Panel
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        data-size={size}
+        onKeyDown={onKeyDown}
+      >
         <Title id={titleId}>{title}</Title>
-        <Close type="button" aria-label={closeLabel} onClick={onClose}>
+        <Close ref={closeButton} type="button" aria-label={closeLabel} onClick={onClose}>
           ×
         </Close>
         {children}

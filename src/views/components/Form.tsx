@@ -1,18 +1,34 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import {
+  useId,
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
+} from 'react';
 import { styled } from 'goober';
 import { theme } from '../theme.ts';
 
-export const Button = styled('button')<{ variant?: 'primary' | 'secondary' | 'link' }>`
+const ButtonBox = styled('button')`
   font: inherit;
   font-weight: 600;
   border-radius: ${theme.radius.medium};
   padding: ${theme.space(2.5)} ${theme.space(4)};
   min-height: 2.75rem;
   cursor: pointer;
-  border: 1px solid ${(p) => (p.variant === 'secondary' ? theme.color.border : 'transparent')};
-  background: ${(p) => (p.variant === 'primary' || !p.variant ? theme.color.accentStrong : 'transparent')};
-  color: ${(p) => (p.variant === 'link' ? theme.color.accent : theme.color.accentText)};
-  text-decoration: ${(p) => (p.variant === 'link' ? 'underline' : 'none')};
+  border: 1px solid transparent;
+  background: ${theme.color.accentStrong};
+  color: ${theme.color.accentText};
+  text-decoration: none;
+  &[data-variant='secondary'] {
+    border-color: ${theme.color.border};
+    background: transparent;
+  }
+  &[data-variant='link'] {
+    background: transparent;
+    color: ${theme.color.accent};
+    text-decoration: underline;
+  }
   &:hover:not(:disabled) {
     filter: brightness(1.15);
   }
@@ -25,6 +41,21 @@ export const Button = styled('button')<{ variant?: 'primary' | 'secondary' | 'li
     outline-offset: 2px;
   }
 `;
+
+export type ButtonVariant = 'primary' | 'secondary' | 'link';
+
+export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: ButtonVariant;
+  ref?: Ref<HTMLButtonElement>;
+};
+
+/**
+ * The product's button. `variant` picks its look through a `data-variant` attribute: goober's `styled`
+ * hands every prop to the element, and `variant` is no HTML attribute (React warns about it).
+ */
+export function Button({ variant = 'primary', ...button }: ButtonProps) {
+  return <ButtonBox data-variant={variant} {...button} />;
+}
 
 const FieldBox = styled('div')`
   display: flex;

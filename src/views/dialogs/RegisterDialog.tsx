@@ -75,7 +75,7 @@ export default function RegisterDialog({ onClose, switchTo }: RegisterDialogProp
 
   if (snapshot.matches({ form: 'done' })) {
     return (
-      <Dialog title={t('auth.register.title')} closeLabel={t('common.close')} onClose={onClose}>
+      <Dialog size="wide" title={t('auth.register.title')} closeLabel={t('common.close')} onClose={onClose}>
         <Panel role="status">
           <p>{t('messages.registerSuccess')}</p>
           <p>{t('auth.register.checkInbox', { email: values.email })}</p>
@@ -96,7 +96,7 @@ export default function RegisterDialog({ onClose, switchTo }: RegisterDialogProp
   const countryChosen = values.countryCode !== '';
 
   return (
-    <Dialog title={t('auth.register.title')} closeLabel={t('common.close')} onClose={onClose}>
+    <Dialog size="wide" title={t('auth.register.title')} closeLabel={t('common.close')} onClose={onClose}>
       <Intro>{t('auth.register.intro')}</Intro>
       <Form onSubmit={submit} noValidate>
         {snapshot.matches({ form: 'failed' }) ? (
