@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+
+// SPEC §6: an account an admin inactivated is refused, at login and in a session it already has.
+
+let server: ProductServer;
+let browser: Browser;
+let page: Page;
+const DEMO = { email: 'demo@casino.local', password: 'Demo@1234' };
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  page = await browser.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function setActive(active: boolean) {
+  const response = await fetch(`${server.apiUrl}/dev/users/set-active`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: DEMO.email, active }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function logIn() {
+  const dialog = page.getByRole('dialog', { name: 'Log in' });
+  await dialog.getByLabel('Email or username').fill(DEMO.email);
+  await dialog.getByLabel('Password', { exact: true }).fill(DEMO.password);
+  await dialog.getByRole('button', { name: 'Log in' }).click();
+}
+
+it('ends the session of an account inactivated meanwhile, and refuses its next login', async () => {
+  await page.goto(`${server.url}/?dialog=login`);
+  await logIn();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+
+  await setActive(false);
+  await page.goto(`${server.url}/profile`);
+  await page.getByText('User Account Inactivated By Admin').first().waitFor();
+  await page.getByRole('button', { name: 'Log in' }).first().waitFor();
+  expect(await page.evaluate(() => window.localStorage.getItem('casino.token'))).toBeNull();
+
+  await page.goto(`${server.url}/?dialog=login`);
+  await logIn();
+  const alert = page.getByRole('dialog', { name: 'Log in' }).getByRole('alert');
+  await alert.waitFor();
+  expect(await alert.textContent()).toBe('User Account Inactivated By Admin');
+
+  await setActive(true);
+  await page.getByRole('dialog', { name: 'Log in' }).getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+});
