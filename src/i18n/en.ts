@@ -379,6 +379,11 @@ export const en = {
     empty: 'You have no notifications.',
     unread: 'Unread',
     unreadCount: '{{count}} unread',
+    /** unreadCount when the count is 1. */
+    unreadCountOne: '{{count}} unread',
+    /** The header button's accessible name while some are unread. */
+    button: 'Notifications ({{count}} unread)',
+    buttonOne: 'Notifications ({{count}} unread)',
   },
 
   /** Lobby and every list of games. */

@@ -366,6 +366,9 @@ export const es: Dictionary = {
     empty: 'No tienes notificaciones.',
     unread: 'Sin leer',
     unreadCount: '{{count}} sin leer',
+    unreadCountOne: '{{count}} sin leer',
+    button: 'Notificaciones ({{count}} sin leer)',
+    buttonOne: 'Notificaciones ({{count}} sin leer)',
   },
 
   games: {

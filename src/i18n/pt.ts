@@ -366,6 +366,9 @@ export const pt: Dictionary = {
     empty: 'Não tem notificações.',
     unread: 'Não lidas',
     unreadCount: '{{count}} não lidas',
+    unreadCountOne: '{{count}} não lida',
+    button: 'Notificações ({{count}} não lidas)',
+    buttonOne: 'Notificações ({{count}} não lida)',
   },
 
   games: {

@@ -10,6 +10,7 @@ import type { LoginRequest, Session } from './login.machine.ts';
 import type { FacebookLoginRequest, GoogleLoginRequest, SocialSession } from './socialSignIn.machine.ts';
 import type { Country, SignupRequest } from './register.machine.ts';
 import type { ResetPasswordRequest } from './resetPassword.machine.ts';
+import type { MarkNotificationsReadRequest, NotificationsPage, NotificationsRequest } from './notifications.machine.ts';
 
 /*
  * The real implementations of the machines' API actors, one per actor name, each one call of the typed
@@ -113,6 +114,16 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     loadPages: fromPromise<Page[], { language: Language }>(async ({ input, signal }) => {
       const answer = await settle(client.GET('/common/get-pages', { params: { query: { locale: input.language } }, signal }));
       return answer.data.pages;
+    }),
+    loadNotifications: fromPromise<NotificationsPage, NotificationsRequest>(async ({ input, signal }) => {
+      const answer = await settle(
+        client.GET('/common/user-notification', { params: { query: { page: input.page, limit: input.limit } }, signal }),
+      );
+      const { notifications, unreadCount } = answer.data;
+      return { rows: notifications.rows, count: notifications.count, unreadCount };
+    }),
+    markNotificationsRead: fromPromise<void, MarkNotificationsReadRequest>(async ({ input, signal }) => {
+      await settle(client.POST('/common/user-notification/read', { body: input, signal }));
     }),
   };
 }

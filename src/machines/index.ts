@@ -1,6 +1,8 @@
 import { appMachine } from './app.machine.ts';
 import { forgotPasswordMachine } from './forgotPassword.machine.ts';
 import { loginMachine } from './login.machine.ts';
+import { notificationsMachine } from './notifications.machine.ts';
+import { unreadNotificationsMachine } from './unreadNotifications.machine.ts';
 import { pageMachine } from './page.machine.ts';
 import { registerMachine } from './register.machine.ts';
 import { settingsMachine } from './settings.machine.ts';
@@ -19,6 +21,8 @@ export const machines = {
   page: pageMachine,
   settings: settingsMachine,
   socialSignIn: socialSignInMachine,
+  notifications: notificationsMachine,
+  unreadNotifications: unreadNotificationsMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

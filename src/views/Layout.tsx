@@ -1,8 +1,9 @@
-import { useState, type ReactNode } from 'react';
-import { useSelector } from '@xstate/react';
-import { Link, useLocation } from 'wouter';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { Link, useLocation, useSearch } from 'wouter';
 import { styled } from 'goober';
 import { LANGUAGES, isLanguage, type MessageKey } from '../i18n/index.ts';
+import { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
 import { useT } from './i18n-context.ts';
 import { useServices } from './services.ts';
 import { Button } from './components/Form.tsx';
@@ -93,6 +94,44 @@ const Actions = styled('div')`
   }
 `;
 
+const BellButton = styled('button')`
+  position: relative;
+  font: inherit;
+  background: transparent;
+  color: ${theme.color.text};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.medium};
+  min-width: 2.75rem;
+  min-height: 2.75rem;
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  cursor: pointer;
+  &:hover {
+    background: ${theme.color.surfaceRaised};
+  }
+  &:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+    outline-offset: 2px;
+  }
+`;
+
+const Badge = styled('span')`
+  position: absolute;
+  top: -${theme.space(1.5)};
+  right: -${theme.space(1.5)};
+  min-width: 1.25rem;
+  height: 1.25rem;
+  padding: 0 ${theme.space(1)};
+  border-radius: 999px;
+  background: ${theme.color.danger};
+  color: ${theme.color.background};
+  font-size: 0.75rem;
+  font-weight: 700;
+  line-height: 1.25rem;
+  text-align: center;
+`;
+
 const Main = styled('main')`
   min-height: 70vh;
 `;
@@ -144,12 +183,53 @@ const FOOTER_LINKS: [string, MessageKey][] = [
   ['/support', 'nav.support'],
 ];
 
+/** The most the badge spells out; more reads "99+". */
+const BADGE_MAX = 99;
+
+/**
+ * The header's bell: the player's unread count as a badge and in the button's name. The count is read
+ * again when the notifications dialog closes, since opening it marks what it shows as read.
+ */
+function NotificationsButton({ onOpen }: { onOpen: () => void }) {
+  const { t, language } = useT();
+  const { actors } = useServices();
+  const [machine] = useState(() => unreadNotificationsMachine.provide({ actors: { loadNotifications: actors.loadNotifications } }));
+  const actor = useActorRef(machine);
+  const unread = useSelector(actor, (s) => s.context.unreadCount) ?? 0;
+  const open = new URLSearchParams(useSearch()).get('dialog') === 'notifications';
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (wasOpen.current && !open) actor.send({ type: 'REFRESH' });
+    wasOpen.current = open;
+  }, [open, actor]);
+  // The grouping of src/format.ts's formatNumber without importing it: that module would bring the date
+  // library into every visitor's first load (the interface languages are valid Intl locales as they are).
+  const count = unread.toLocaleString(language);
+  const label =
+    unread === 0 ? t('nav.notifications') : t(unread === 1 ? 'notifications.buttonOne' : 'notifications.button', { count });
+  return (
+    <BellButton type="button" aria-label={label} aria-haspopup="dialog" onClick={onOpen}>
+      <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" focusable="false">
+        <path d="M18 8a6 6 0 1 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" strokeLinecap="round" strokeLinejoin="round" />
+        <path d="M13.73 21a2 2 0 0 1-3.46 0" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      {unread > 0 ? (
+        <Badge aria-hidden="true">
+          {unread > BADGE_MAX ? `${BADGE_MAX}+` : count}
+        </Badge>
+      ) : null}
+    </BellButton>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useT();
   const { app, navigate } = useServices();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const player = useSelector(app, (s) => s.matches('player'));
+  // A new session starts the bell afresh: nothing of the last player's count survives.
+  const accessToken = useSelector(app, (s) => s.context.accessToken);
   const language = useSelector(app, (s) => s.context.language);
   const openDialog = (name: string) => navigate(`${location}?dialog=${name}`);
   const current = (href: string) => (href === '/' ? location === '/' : location.startsWith(href.split('/').slice(0, 2).join('/')));
@@ -191,9 +271,12 @@ export function Layout({ children }: { children: ReactNode }) {
             </select>
           </label>
           {player ? (
-            <Button type="button" variant="secondary" onClick={() => app.send({ type: 'LOGOUT' })}>
-              {t('nav.logout')}
-            </Button>
+            <>
+              <NotificationsButton key={accessToken ?? ''} onOpen={() => openDialog('notifications')} />
+              <Button type="button" variant="secondary" onClick={() => app.send({ type: 'LOGOUT' })}>
+                {t('nav.logout')}
+              </Button>
+            </>
           ) : (
             <>
               <Button type="button" variant="secondary" onClick={() => openDialog('login')}>

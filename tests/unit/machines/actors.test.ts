@@ -110,6 +110,25 @@ describe('createApiActors: answers', () => {
       'POST /api/v1/user/verify-forgot-password',
     ]);
   });
+
+  it('loadNotifications asks for the page and maps rows, count and unread count', async () => {
+    const rows = [{ id: 5, title: 'Deposit received', message: 'Credited.', read: false, createdAt: '2025-02-01T18:05:00.000Z' }];
+    const { actors, requests } = fakeApi(() =>
+      json(200, { data: { notifications: { rows, count: 21 }, unreadCount: 3 }, errors: [] }),
+    );
+    await expect(run(actors.loadNotifications, { page: 2, limit: 20 })).resolves.toEqual({ rows, count: 21, unreadCount: 3 });
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      `GET ${BASE}/common/user-notification?page=2&limit=20`,
+    ]);
+    expect(requests[0]!.headers.get('Authorization')).toBe('Bearer tok-1');
+  });
+
+  it('markNotificationsRead posts the ids and resolves on success', async () => {
+    const { actors, requests } = fakeApi(() => json(200, { data: { success: true }, errors: [] }));
+    await expect(run(actors.markNotificationsRead, { notificationIds: [5, 6] })).resolves.toBeUndefined();
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([`POST ${BASE}/common/user-notification/read`]);
+    expect(await requests[0]!.json()).toEqual({ notificationIds: [5, 6] });
+  });
 });
 
 describe('createApiActors: failures', () => {
@@ -203,6 +222,8 @@ describe('createApiActors: fits the machines', () => {
       machines.verifyEmail.provide({ actors }),
       machines.forgotPassword.provide({ actors }),
       machines.resetPassword.provide({ actors }),
+      machines.notifications.provide({ actors }),
+      machines.unreadNotifications.provide({ actors }),
     ];
     for (const machine of provided) {
       const named = Object.keys(machine.implementations.actors);

@@ -9,7 +9,19 @@ import { flush } from './fixtures.ts';
 describe('machines index', () => {
   it('lists every flow by the id its machine carries', () => {
     expect(Object.keys(machines).sort()).toEqual(
-      ['app', 'forgotPassword', 'login', 'page', 'register', 'resetPassword', 'settings', 'socialSignIn', 'verifyEmail'].sort(),
+      [
+        'app',
+        'forgotPassword',
+        'login',
+        'notifications',
+        'page',
+        'register',
+        'resetPassword',
+        'settings',
+        'socialSignIn',
+        'unreadNotifications',
+        'verifyEmail',
+      ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);
   });

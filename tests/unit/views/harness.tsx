@@ -47,6 +47,8 @@ function failingActors(): ApiActors {
     resetPassword: unexpected(),
     loadPages: unexpected(),
     loadSettings: unexpected(),
+    loadNotifications: unexpected(),
+    markNotificationsRead: unexpected(),
   };
 }
 
