@@ -41,3 +41,34 @@ export async function selectWallet(db: Db, userId: number, walletId: number) {
     return listWallets(tx, userId);
   });
 }
+
+export interface WalletBalances {
+  walletId: number;
+  userId: number;
+  currencyId: number;
+  currencyCode: string;
+  /** Cached balances in units; server/domain/ledger.ts alone changes them, with their ledger entries. */
+  available: bigint;
+  pending: bigint;
+  bonus: bigint;
+}
+
+/** A player's wallet in one currency (by code), with its cached balances in units; undefined when none. */
+export async function findWallet(db: Queryable, userId: number, currencyCode: string): Promise<WalletBalances | undefined> {
+  const rows = await db.query<{ id: number; user_id: number; currency_id: number; code: string; available: string; pending: string; bonus: string }>(
+    `SELECT w.id, w.user_id, w.currency_id, c.code, w.available, w.pending, w.bonus
+     FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND c.code = $2`,
+    [userId, currencyCode],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    walletId: row.id,
+    userId: row.user_id,
+    currencyId: row.currency_id,
+    currencyCode: row.code,
+    available: parseSignedAmount(row.available),
+    pending: parseSignedAmount(row.pending),
+    bonus: parseSignedAmount(row.bonus),
+  };
+}

@@ -1,0 +1,796 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { components } from '../../src/api/schema.d.ts';
+import {
+  divRound,
+  formatAmount,
+  formatFixed,
+  MAX_STORABLE_UNITS,
+  MONEY_DECIMALS,
+  mulPercent,
+  parseAmount,
+  parseSignedAmount,
+  type Rounding,
+} from '../../src/money.ts';
+import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { ApiError } from '../errors.ts';
+
+/**
+ * The double-entry ledger (migration 0006_ledger.sql). Every balance change is one call to
+ * {@link postTransaction}, inside the caller's database transaction: it writes one ledger transaction whose
+ * entries sum to zero per currency, and moves the cached wallet balances in the same database
+ * transaction with conditional updates that never take a balance below zero. The database refuses an
+ * unbalanced transaction at commit and any update or delete of the ledger; a correction is a new
+ * transaction (see `relatedTransactionId`).
+ *
+ * Amounts are bigint units of 1e-8 (src/money.ts); an entry's amount is added to its account, so a leg of
+ * -5 takes 5 out and a leg of +5 puts 5 in.
+ */
+
+export type TransactionType = components['schemas']['TransactionType'];
+export type TransactionActionType = components['schemas']['TransactionActionType'];
+export type TransactionStatus = components['schemas']['TransactionStatus'];
+export type TransactionDto = components['schemas']['Transaction'];
+
+// ---------------------------------------------------------------------------------------------------
+// Accounts
+
+/** A player's accounts, one of each per wallet; their balances are cached in the wallet's columns. */
+export const WALLET_ACCOUNT_KINDS = ['available', 'pending', 'bonus'] as const;
+export type WalletAccountKind = (typeof WALLET_ACCOUNT_KINDS)[number];
+
+/**
+ * The casino's accounts, one of each per currency; their balances are summed from the entries (a cached
+ * house balance would make every bet of a currency wait for the one row).
+ * - house: bets in, wins out (the casino's gaming result).
+ * - provider_clearing: the payment provider's side of deposits (negative: coins held there) and payouts.
+ * - fees: withdrawal fees charged.
+ * - bonus_pool: where bonus and referral money comes from.
+ * - adjustments: the other side of opening balances and operator corrections.
+ */
+export const SYSTEM_ACCOUNT_KINDS = ['house', 'provider_clearing', 'fees', 'bonus_pool', 'adjustments'] as const;
+export type SystemAccountKind = (typeof SYSTEM_ACCOUNT_KINDS)[number];
+
+export type WalletAccountRef = { readonly walletId: number; readonly kind: WalletAccountKind };
+export type SystemAccountRef = { readonly currencyId: number; readonly kind: SystemAccountKind };
+export type AccountRef = WalletAccountRef | SystemAccountRef;
+
+export function walletAccount(walletId: number, kind: WalletAccountKind): WalletAccountRef {
+  return { walletId, kind };
+}
+
+export function systemAccount(currencyId: number, kind: SystemAccountKind): SystemAccountRef {
+  return { currencyId, kind };
+}
+
+function isWalletAccount(ref: AccountRef): ref is WalletAccountRef {
+  return 'walletId' in ref;
+}
+
+function accountKey(ref: AccountRef): string {
+  return isWalletAccount(ref) ? `wallet:${ref.walletId}:${ref.kind}` : `system:${ref.currencyId}:${ref.kind}`;
+}
+
+/** One side of a posting: `amount` is added to the account (negative takes money out). */
+export interface Leg {
+  account: AccountRef;
+  amount: bigint;
+}
+
+/** The two legs that move `amount` (> 0) from one account to another. */
+export function transfer(from: AccountRef, to: AccountRef, amount: bigint): [Leg, Leg] {
+  if (amount <= 0n) throw new LedgerInputError('BAD_AMOUNT', `a transfer moves a positive amount, got ${String(amount)}`);
+  return [
+    { account: from, amount: -amount },
+    { account: to, amount },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Idempotency
+
+/** Unique in the database per (scope, key): a second posting with it is a replay and moves nothing. */
+export interface IdempotencyKey {
+  scope: string;
+  key: string;
+}
+
+/** The scopes the product uses, in one place so that two callers never build the same key differently. */
+export const idempotency = {
+  /** A deposit credited for the payment provider's transaction id. */
+  deposit: (provider: string, providerTransactionId: string): IdempotencyKey => ({
+    scope: `deposit:${provider}`,
+    key: providerTransactionId,
+  }),
+  /** One step of a withdrawal (request, fee, payout, refund), keyed by its spend request id. */
+  withdrawal: (spendRequestId: string, step: string = 'request'): IdempotencyKey => ({
+    scope: `withdrawal:${step}`,
+    key: spendRequestId,
+  }),
+  /** A game transaction: the provider's round id and the action (bet, win, rollbackBet, ...). */
+  game: (roundId: string, action: TransactionActionType, provider: string = 'casino'): IdempotencyKey => ({
+    scope: `game:${provider}`,
+    key: `${roundId}:${action}`,
+  }),
+  /** The optional Idempotency-Key header of a player's money POST: per player and per operation. */
+  playerRequest: (userId: number, operationId: string, headerValue: string): IdempotencyKey => ({
+    scope: `player:${userId}:${operationId}`,
+    key: headerValue,
+  }),
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Errors
+
+/** A posting would take a player's balance below zero. Nothing was moved; the HTTP layer answers 422. */
+export class InsufficientBalanceError extends ApiError {
+  constructor(
+    readonly walletId: number,
+    readonly account: WalletAccountKind,
+    readonly balance: bigint,
+    readonly change: bigint,
+  ) {
+    super(422, 'INSUFFICIENT_BALANCE');
+    this.message = `Wallet ${walletId} ${account} balance ${formatAmount(balance)} cannot take ${formatAmount(change)}`;
+  }
+}
+
+/** The key was used before by a different posting: refused, nothing moved. */
+export class IdempotencyConflictError extends Error {
+  override readonly name = 'IdempotencyConflictError';
+  readonly code = 'IDEMPOTENCY_KEY_REUSED';
+  constructor(
+    readonly idempotency: IdempotencyKey,
+    readonly existing: LedgerTransaction,
+  ) {
+    super(`Idempotency key ${idempotency.scope}/${idempotency.key} was used by transaction ${existing.publicId} for a different posting`);
+  }
+}
+
+export type LedgerInputProblem =
+  | 'BAD_KIND'
+  | 'BAD_AMOUNT'
+  | 'BAD_ACCOUNT'
+  | 'TOO_FEW_LEGS'
+  | 'UNBALANCED'
+  | 'UNKNOWN_ACCOUNT'
+  | 'PRECISION'
+  | 'VISIBLE_WALLET_UNTOUCHED'
+  | 'GAME_IDENTIFIER'
+  | 'BAD_IDEMPOTENCY_KEY'
+  | 'BAD_DATE';
+
+/** A posting the server should never have built (a bug, not a player error): nothing was moved. */
+export class LedgerInputError extends Error {
+  override readonly name = 'LedgerInputError';
+  constructor(
+    readonly problem: LedgerInputProblem,
+    detail: string,
+  ) {
+    super(`${problem}: ${detail}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Rounding: explicit, and never in the player's favour by accident
+
+/** Units in one step of a currency with `decimals` decimals: 10^(8 - decimals) (USDT, 6 decimals: 100). */
+export function currencyStep(decimals: number): bigint {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MONEY_DECIMALS) {
+    throw new RangeError(`decimals must be an integer from 0 to ${MONEY_DECIMALS}, got ${decimals}`);
+  }
+  return 10n ** BigInt(MONEY_DECIMALS - decimals);
+}
+
+/** `units` rounded to the currency's precision: 'up' is ceiling, 'down' is floor. */
+export function roundToCurrency(units: bigint, decimals: number, rounding: Rounding): bigint {
+  const step = currencyStep(decimals);
+  return divRound(units, step, rounding) * step;
+}
+
+/**
+ * The fee on `amount`: `basisPoints` of it (1 bp = 0.01 %) plus `flat`, rounded UP to the currency's
+ * precision, so the casino never charges less than its fee schedule says.
+ */
+export function feeUnits(amount: bigint, options: { basisPoints?: number; flat?: bigint; decimals?: number }): bigint {
+  if (amount < 0n) throw new RangeError('fees are charged on non-negative amounts');
+  const percent = options.basisPoints ? mulPercent(amount, options.basisPoints, 'up') : 0n;
+  return roundToCurrency(percent + (options.flat ?? 0n), options.decimals ?? MONEY_DECIMALS, 'up');
+}
+
+/**
+ * A payout of `stake` times `multiplier` (a decimal string with up to 8 decimals, e.g. "2.5"), rounded
+ * DOWN to the currency's precision: the casino never pays more than the game's result.
+ */
+export function payoutUnits(stake: bigint, multiplier: string, decimals: number = MONEY_DECIMALS): bigint {
+  if (stake < 0n) throw new RangeError('a stake is non-negative');
+  const exact = divRound(stake * parseAmount(multiplier), 10n ** BigInt(MONEY_DECIMALS), 'down');
+  return roundToCurrency(exact, decimals, 'down');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Transactions
+
+/** The player-visible record of a transaction (SPEC §3). Before and after balances are filled in here. */
+export interface VisibleInput {
+  /** The player's wallet the record belongs to; one of the posting's legs must touch it. */
+  walletId: number;
+  type: TransactionType;
+  actionType: TransactionActionType;
+  status: TransactionStatus;
+  /** Unsigned: the direction shows in the before and after balances. */
+  amount: bigint;
+  /** The game's identifier: required for type 'casino', else absent. */
+  gameIdentifier?: string | null;
+}
+
+export interface Posting {
+  /** What the server did, finer than the visible type: 'deposit', 'withdraw.request', 'bet', 'correction', ... */
+  kind: string;
+  /** From the application's clock (ctx.now()). */
+  at: Date;
+  legs: readonly Leg[];
+  idempotency?: IdempotencyKey | null;
+  /** Null or absent for internal transactions that no player sees. */
+  visible?: VisibleInput | null;
+  /** The earlier transaction this one settles, refunds, rolls back or corrects. */
+  relatedTransactionId?: number | null;
+}
+
+export interface LedgerEntry {
+  accountId: number;
+  account: AccountRef;
+  currencyId: number;
+  amount: bigint;
+}
+
+export interface VisibleRecord {
+  userId: number;
+  walletId: number;
+  currencyId: number;
+  currencyCode: string;
+  type: TransactionType;
+  actionType: TransactionActionType;
+  status: TransactionStatus;
+  amount: bigint;
+  /** The wallet's available balance before and after this transaction. */
+  beforeBalance: bigint;
+  afterBalance: bigint;
+  gameIdentifier: string | null;
+}
+
+export interface LedgerTransaction {
+  id: number;
+  /** SPEC §3 "transaction ID", a UUID. */
+  publicId: string;
+  kind: string;
+  idempotency: IdempotencyKey | null;
+  relatedTransactionId: number | null;
+  createdAt: Date;
+  /** One net entry per account, by account id. */
+  entries: LedgerEntry[];
+  visible: VisibleRecord | null;
+}
+
+export interface PostingResult {
+  transaction: LedgerTransaction;
+  /** True when the idempotency key had been used by this same posting: nothing moved this time. */
+  replayed: boolean;
+}
+
+const KIND_PATTERN = /^[a-z][a-z0-9_.]{0,49}$/;
+
+interface NetLeg {
+  key: string;
+  account: AccountRef;
+  amount: bigint;
+}
+
+function checkId(value: number, what: string): void {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new LedgerInputError('BAD_ACCOUNT', `${what} must be a positive integer, got ${value}`);
+}
+
+function checkUnits(value: unknown, what: string, allowZero: boolean): asserts value is bigint {
+  if (typeof value !== 'bigint') throw new LedgerInputError('BAD_AMOUNT', `${what} must be a bigint of units, got ${typeof value}`);
+  if (value > MAX_STORABLE_UNITS || value < -MAX_STORABLE_UNITS) throw new LedgerInputError('BAD_AMOUNT', `${what} does not fit NUMERIC(30,8)`);
+  if (!allowZero && value === 0n) throw new LedgerInputError('BAD_AMOUNT', `${what} is zero`);
+}
+
+/** Checks what can be checked without the database and nets the legs per account (zero nets dropped). */
+function prepare(posting: Posting): NetLeg[] {
+  if (!KIND_PATTERN.test(posting.kind)) throw new LedgerInputError('BAD_KIND', `kind ${JSON.stringify(posting.kind)}`);
+  if (!(posting.at instanceof Date) || Number.isNaN(posting.at.getTime())) throw new LedgerInputError('BAD_DATE', 'at must be a valid Date');
+  const key = posting.idempotency;
+  if (key && (key.scope.length < 1 || key.scope.length > 200 || key.key.length < 1 || key.key.length > 200)) {
+    throw new LedgerInputError('BAD_IDEMPOTENCY_KEY', 'idempotency scope and key are 1 to 200 characters');
+  }
+  const nets = new Map<string, NetLeg>();
+  for (const leg of posting.legs) {
+    checkUnits(leg.amount, 'a leg amount', false);
+    const ref = leg.account;
+    if (isWalletAccount(ref)) {
+      checkId(ref.walletId, 'walletId');
+      if (!(WALLET_ACCOUNT_KINDS as readonly string[]).includes(ref.kind)) throw new LedgerInputError('BAD_ACCOUNT', `wallet account kind ${ref.kind}`);
+    } else {
+      checkId(ref.currencyId, 'currencyId');
+      if (!(SYSTEM_ACCOUNT_KINDS as readonly string[]).includes(ref.kind)) throw new LedgerInputError('BAD_ACCOUNT', `system account kind ${ref.kind}`);
+    }
+    const k = accountKey(ref);
+    const net = nets.get(k);
+    if (net) net.amount += leg.amount;
+    else nets.set(k, { key: k, account: ref, amount: leg.amount });
+  }
+  const legs = [...nets.values()].filter((leg) => leg.amount !== 0n).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  if (legs.length < 2) throw new LedgerInputError('TOO_FEW_LEGS', 'a balance change moves money between at least two accounts');
+  const visible = posting.visible;
+  if (visible) {
+    checkId(visible.walletId, 'visible.walletId');
+    checkUnits(visible.amount, 'visible.amount', true);
+    if (visible.amount < 0n) throw new LedgerInputError('BAD_AMOUNT', 'visible.amount is unsigned');
+    const game = visible.gameIdentifier ?? null;
+    if ((visible.type === 'casino') !== (game !== null) || (game !== null && (game.length < 1 || game.length > 100))) {
+      throw new LedgerInputError('GAME_IDENTIFIER', 'casino transactions carry a game identifier (1 to 100 characters), others none');
+    }
+    if (!legs.some((leg) => isWalletAccount(leg.account) && leg.account.walletId === visible.walletId)) {
+      throw new LedgerInputError('VISIBLE_WALLET_UNTOUCHED', `no leg touches wallet ${visible.walletId}`);
+    }
+  }
+  if (posting.relatedTransactionId != null) checkId(posting.relatedTransactionId, 'relatedTransactionId');
+  return legs;
+}
+
+/** SHA-256 of everything that makes a posting what it is (not its time): tells a replay from a reuse. */
+function requestHash(posting: Posting, legs: readonly NetLeg[]): string {
+  const v = posting.visible;
+  const canonical = JSON.stringify({
+    kind: posting.kind,
+    legs: legs.map((leg) => [leg.key, leg.amount.toString()]),
+    visible: v ? [v.walletId, v.type, v.actionType, v.status, v.amount.toString(), v.gameIdentifier ?? null] : null,
+    related: posting.relatedTransactionId ?? null,
+  });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+interface AccountRow {
+  id: number;
+  kind: WalletAccountKind | SystemAccountKind;
+  wallet_id: number | null;
+  currency_id: number;
+  decimals: number;
+  user_id: number | null;
+}
+
+interface TransactionRow {
+  id: number;
+  public_id: string;
+  kind: string;
+  idempotency_scope: string | null;
+  idempotency_key: string | null;
+  request_hash: string;
+  related_transaction_id: number | null;
+  user_id: number | null;
+  wallet_id: number | null;
+  currency_id: number | null;
+  currency_code: string | null;
+  type: TransactionType | null;
+  action_type: TransactionActionType | null;
+  status: TransactionStatus | null;
+  amount: string | null;
+  before_balance: string | null;
+  after_balance: string | null;
+  game_identifier: string | null;
+  created_at: Date;
+}
+
+const TRANSACTION_COLUMNS = `t.id, t.public_id, t.kind, t.idempotency_scope, t.idempotency_key, t.request_hash,
+  t.related_transaction_id, t.user_id, t.wallet_id, t.currency_id, c.code AS currency_code, t.type, t.action_type,
+  t.status, t.amount, t.before_balance, t.after_balance, t.game_identifier, t.created_at`;
+
+async function loadEntries(db: Queryable, transactionId: number): Promise<LedgerEntry[]> {
+  const rows = await db.query<{ account_id: number; currency_id: number; amount: string; kind: string; wallet_id: number | null }>(
+    `SELECT e.account_id, e.currency_id, e.amount, a.kind, a.wallet_id
+     FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+     WHERE e.transaction_id = $1 ORDER BY e.account_id`,
+    [transactionId],
+  );
+  return rows.map((row) => ({
+    accountId: row.account_id,
+    account:
+      row.wallet_id === null
+        ? systemAccount(row.currency_id, row.kind as SystemAccountKind)
+        : walletAccount(row.wallet_id, row.kind as WalletAccountKind),
+    currencyId: row.currency_id,
+    amount: parseSignedAmount(row.amount),
+  }));
+}
+
+async function toTransaction(db: Queryable, row: TransactionRow): Promise<LedgerTransaction> {
+  const visible: VisibleRecord | null =
+    row.user_id === null || row.wallet_id === null || row.currency_id === null || row.type === null || row.action_type === null ||
+    row.status === null || row.amount === null || row.before_balance === null || row.after_balance === null
+      ? null
+      : {
+          userId: row.user_id,
+          walletId: row.wallet_id,
+          currencyId: row.currency_id,
+          currencyCode: row.currency_code ?? '',
+          type: row.type,
+          actionType: row.action_type,
+          status: row.status,
+          amount: parseSignedAmount(row.amount),
+          beforeBalance: parseSignedAmount(row.before_balance),
+          afterBalance: parseSignedAmount(row.after_balance),
+          gameIdentifier: row.game_identifier,
+        };
+  return {
+    id: row.id,
+    publicId: row.public_id,
+    kind: row.kind,
+    idempotency:
+      row.idempotency_scope !== null && row.idempotency_key !== null ? { scope: row.idempotency_scope, key: row.idempotency_key } : null,
+    relatedTransactionId: row.related_transaction_id,
+    createdAt: row.created_at,
+    entries: await loadEntries(db, row.id),
+    visible,
+  };
+}
+
+/** A ledger transaction by its id or its public id (UUID); undefined when there is none. */
+export async function getTransaction(db: Queryable, by: { id: number } | { publicId: string }): Promise<LedgerTransaction | undefined> {
+  const from = 'FROM ledger_transactions t LEFT JOIN currencies c ON c.id = t.currency_id';
+  let row: TransactionRow | undefined;
+  if ('id' in by) {
+    row = await maybeOne<TransactionRow>(db, `SELECT ${TRANSACTION_COLUMNS} ${from} WHERE t.id = $1`, [by.id]);
+  } else if (UUID_PATTERN.test(by.publicId)) {
+    row = await maybeOne<TransactionRow>(db, `SELECT ${TRANSACTION_COLUMNS} ${from} WHERE t.public_id = $1::uuid`, [by.publicId]);
+  }
+  return row ? toTransaction(db, row) : undefined;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function findByIdempotency(db: Queryable, key: IdempotencyKey): Promise<TransactionRow | undefined> {
+  return maybeOne<TransactionRow>(
+    db,
+    `SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions t LEFT JOIN currencies c ON c.id = t.currency_id
+     WHERE t.idempotency_scope = $1 AND t.idempotency_key = $2`,
+    [key.scope, key.key],
+  );
+}
+
+/** The transaction that used an idempotency key, if any. */
+export async function findTransactionByIdempotency(db: Queryable, key: IdempotencyKey): Promise<LedgerTransaction | undefined> {
+  const row = await findByIdempotency(db, key);
+  return row ? toTransaction(db, row) : undefined;
+}
+
+type WalletBalances = Record<WalletAccountKind, bigint>;
+
+const SAVEPOINT = 'ledger_posting';
+
+/**
+ * Posts one balanced transaction, inside the caller's database transaction: `tx` is the handle
+ * `db.transaction(...)` passes to its callback, never the Db. All or nothing: on any error nothing of it
+ * stays in `tx`, which the caller may go on using.
+ *
+ * - Replay: when `posting.idempotency` was used by the same posting, returns that first transaction with
+ *   `replayed: true` and moves nothing; used by a different posting, throws {@link IdempotencyConflictError}.
+ * - A player balance that would go below zero throws {@link InsufficientBalanceError} (422 INSUFFICIENT_BALANCE).
+ * - A posting that cannot be right (unbalanced, unknown account, finer than the currency's precision, ...)
+ *   throws {@link LedgerInputError}.
+ *
+ * Locks: the idempotency key (advisory, so concurrent replays wait for the first and then see it), then
+ * the touched wallets in id order, held until the caller commits.
+ */
+export async function postTransaction(tx: Queryable, posting: Posting): Promise<PostingResult> {
+  // A Db (a pool on PostgreSQL) would spread the statements over connections and lose the locks.
+  if ('transaction' in tx) throw new Error('postTransaction runs inside db.transaction(): pass the transaction handle');
+  const legs = prepare(posting);
+  const hash = requestHash(posting, legs);
+  const key = posting.idempotency ?? null;
+  if (key) {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ledger:${key.scope.length}:${key.scope}:${key.key}`]);
+    const existing = await findByIdempotency(tx, key);
+    if (existing) {
+      const transaction = await toTransaction(tx, existing);
+      if (existing.request_hash !== hash) throw new IdempotencyConflictError(key, transaction);
+      return { transaction, replayed: true };
+    }
+  }
+  await tx.query(`SAVEPOINT ${SAVEPOINT}`);
+  try {
+    const transaction = await write(tx, posting, legs, hash);
+    await tx.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+    return { transaction, replayed: false };
+  } catch (error) {
+    try {
+      await tx.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      await tx.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+    } catch {
+      // The connection is gone or the transaction already failed: the caller's rollback undoes it all.
+    }
+    throw error;
+  }
+}
+
+async function write(tx: Queryable, posting: Posting, legs: readonly NetLeg[], hash: string): Promise<LedgerTransaction> {
+  // Resolve every leg to its account, with the currency's precision and the wallet's owner.
+  const walletIds = [...new Set(legs.flatMap((leg) => (isWalletAccount(leg.account) ? [leg.account.walletId] : [])))];
+  const currencyIds = [...new Set(legs.flatMap((leg) => (isWalletAccount(leg.account) ? [] : [leg.account.currencyId])))];
+  const rows = await tx.query<AccountRow>(
+    `SELECT a.id, a.kind, a.wallet_id, a.currency_id, c.decimals, w.user_id
+     FROM ledger_accounts a JOIN currencies c ON c.id = a.currency_id LEFT JOIN wallets w ON w.id = a.wallet_id
+     WHERE a.wallet_id = ANY($1::bigint[]) OR (a.wallet_id IS NULL AND a.currency_id = ANY($2::int[]))`,
+    [walletIds, currencyIds],
+  );
+  const accounts = new Map(
+    rows.map((row) => [row.wallet_id === null ? `system:${row.currency_id}:${row.kind}` : `wallet:${row.wallet_id}:${row.kind}`, row]),
+  );
+  const resolved = legs.map((leg) => {
+    const row = accounts.get(leg.key);
+    if (!row) throw new LedgerInputError('UNKNOWN_ACCOUNT', leg.key);
+    if (leg.amount % currencyStep(row.decimals) !== 0n) {
+      throw new LedgerInputError('PRECISION', `${formatAmount(leg.amount)} on ${leg.key} is finer than ${row.decimals} decimals`);
+    }
+    return { ref: leg.account, amount: leg.amount, row };
+  });
+  const sums = new Map<number, bigint>();
+  for (const leg of resolved) sums.set(leg.row.currency_id, (sums.get(leg.row.currency_id) ?? 0n) + leg.amount);
+  for (const [currencyId, total] of sums) {
+    if (total !== 0n) throw new LedgerInputError('UNBALANCED', `legs in currency ${currencyId} sum to ${formatAmount(total)}`);
+  }
+
+  // Move the cached wallet balances: one conditional update per wallet, in wallet id order.
+  const changes = new Map<number, WalletBalances>();
+  for (const leg of resolved) {
+    if (!isWalletAccount(leg.ref)) continue;
+    const change = changes.get(leg.ref.walletId) ?? { available: 0n, pending: 0n, bonus: 0n };
+    change[leg.ref.kind] += leg.amount;
+    changes.set(leg.ref.walletId, change);
+  }
+  const after = new Map<number, WalletBalances>();
+  for (const walletId of [...changes.keys()].sort((a, b) => a - b)) {
+    const change = changes.get(walletId) ?? { available: 0n, pending: 0n, bonus: 0n };
+    const params = [walletId, formatFixed(change.available), formatFixed(change.pending), formatFixed(change.bonus)];
+    const row = await maybeOne<Record<WalletAccountKind, string>>(
+      tx,
+      `UPDATE wallets SET available = available + $2::numeric, pending = pending + $3::numeric, bonus = bonus + $4::numeric
+       WHERE id = $1 AND available + $2::numeric >= 0 AND pending + $3::numeric >= 0 AND bonus + $4::numeric >= 0
+       RETURNING available, pending, bonus`,
+      params,
+    );
+    if (!row) {
+      const current = await one<Record<WalletAccountKind, string>>(tx, 'SELECT available, pending, bonus FROM wallets WHERE id = $1', [walletId]);
+      for (const kind of WALLET_ACCOUNT_KINDS) {
+        const balance = parseSignedAmount(current[kind]);
+        if (balance + change[kind] < 0n) throw new InsufficientBalanceError(walletId, kind, balance, change[kind]);
+      }
+      throw new Error(`wallet ${walletId} refused a change that fits its balances`);
+    }
+    after.set(walletId, {
+      available: parseSignedAmount(row.available),
+      pending: parseSignedAmount(row.pending),
+      bonus: parseSignedAmount(row.bonus),
+    });
+  }
+
+  // The player-visible record: the wallet's available balance around this transaction.
+  const visible = posting.visible ?? null;
+  let record: unknown[] = [null, null, null, null, null, null, null, null, null, null];
+  if (visible) {
+    const owner = resolved.find((leg) => leg.row.wallet_id === visible.walletId)?.row;
+    const balances = after.get(visible.walletId);
+    const change = changes.get(visible.walletId);
+    if (!owner || owner.user_id === null || !balances || !change) throw new LedgerInputError('VISIBLE_WALLET_UNTOUCHED', `wallet ${visible.walletId}`);
+    if (visible.amount % currencyStep(owner.decimals) !== 0n) {
+      throw new LedgerInputError('PRECISION', `visible amount ${formatAmount(visible.amount)} is finer than ${owner.decimals} decimals`);
+    }
+    record = [
+      owner.user_id,
+      visible.walletId,
+      owner.currency_id,
+      visible.type,
+      visible.actionType,
+      visible.status,
+      formatFixed(visible.amount),
+      formatFixed(balances.available - change.available),
+      formatFixed(balances.available),
+      visible.gameIdentifier ?? null,
+    ];
+  }
+
+  // Entries go in after the wallets are locked, so entry ids follow the order balances changed in.
+  const inserted = await one<{ id: number }>(
+    tx,
+    `INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, related_transaction_id,
+       user_id, wallet_id, currency_id, type, action_type, status, amount, before_balance, after_balance, game_identifier, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
+    [
+      randomUUID(),
+      posting.kind,
+      posting.idempotency?.scope ?? null,
+      posting.idempotency?.key ?? null,
+      hash,
+      posting.relatedTransactionId ?? null,
+      ...record,
+      posting.at,
+    ],
+  );
+  const entries = [...resolved].sort((a, b) => a.row.id - b.row.id);
+  await tx.query(
+    `INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
+     SELECT $1, e.account_id, e.currency_id, e.amount FROM unnest($2::bigint[], $3::int[], $4::numeric[]) AS e(account_id, currency_id, amount)`,
+    [inserted.id, entries.map((e) => e.row.id), entries.map((e) => e.row.currency_id), entries.map((e) => formatFixed(e.amount))],
+  );
+  const transaction = await getTransaction(tx, { id: inserted.id });
+  if (!transaction) throw new Error(`ledger transaction ${inserted.id} vanished`);
+  return transaction;
+}
+
+/** The balance of any account summed from its entries (system accounts have no cached balance). */
+export async function accountBalance(db: Queryable, ref: AccountRef): Promise<bigint> {
+  const row = isWalletAccount(ref)
+    ? await one<{ total: string }>(
+        db,
+        `SELECT coalesce(sum(e.amount), 0) AS total FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+         WHERE a.wallet_id = $1 AND a.kind = $2`,
+        [ref.walletId, ref.kind],
+      )
+    : await one<{ total: string }>(
+        db,
+        `SELECT coalesce(sum(e.amount), 0) AS total FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+         WHERE a.wallet_id IS NULL AND a.currency_id = $1 AND a.kind = $2`,
+        [ref.currencyId, ref.kind],
+      );
+  return parseSignedAmount(row.total);
+}
+
+/** The API's Transaction (openapi.yaml) for a player-visible ledger transaction. */
+export function toTransactionDto(transaction: LedgerTransaction & { visible: VisibleRecord }): TransactionDto {
+  const v = transaction.visible;
+  return {
+    transactionId: transaction.publicId,
+    type: v.type,
+    actionType: v.actionType,
+    status: v.status,
+    amount: formatAmount(v.amount),
+    beforeBalance: formatAmount(v.beforeBalance),
+    afterBalance: formatAmount(v.afterBalance),
+    currencyCode: v.currencyCode,
+    gameIdentifier: v.gameIdentifier,
+    createdAt: transaction.createdAt.toISOString(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Verification (npm run ledger:check)
+
+export interface WalletBalanceMismatch {
+  walletId: number;
+  userId: number;
+  currencyCode: string;
+  kind: WalletAccountKind;
+  cached: bigint;
+  fromEntries: bigint;
+  /** The wallet has no ledger account of this kind (the migration's triggers open them). */
+  accountMissing: boolean;
+}
+
+export interface CurrencyTotals {
+  currencyCode: string;
+  /** Cached player balances, summed over the currency's wallets. */
+  players: WalletBalances;
+  /** System account balances from their entries. */
+  system: Record<SystemAccountKind, bigint>;
+}
+
+export interface LedgerCheckReport {
+  ok: boolean;
+  counts: { transactions: number; entries: number; accounts: number; wallets: number };
+  walletMismatches: WalletBalanceMismatch[];
+  unbalancedTransactions: { transactionId: number; currencyCode: string; sum: bigint }[];
+  transactionsWithTooFewEntries: { transactionId: number; entries: number }[];
+  /** Visible records whose after - before is not the change of the wallet's available balance. */
+  visibleMismatches: { transactionId: number; beforeBalance: bigint; afterBalance: bigint; availableChange: bigint }[];
+  totals: CurrencyTotals[];
+}
+
+/**
+ * Proves the ledger: every cached wallet balance equals the sum of its account's entries, every
+ * transaction has two entries or more and sums to zero per currency, and every visible record's before
+ * and after balances differ by its wallet's available change. Run it in one snapshot (the script uses a
+ * REPEATABLE READ transaction) so that postings made meanwhile cannot show up half.
+ */
+export async function verifyLedger(db: Queryable): Promise<LedgerCheckReport> {
+  const counts = await one<{ transactions: number; entries: number; accounts: number; wallets: number }>(
+    db,
+    `SELECT (SELECT count(*) FROM ledger_transactions) AS transactions, (SELECT count(*) FROM ledger_entries) AS entries,
+       (SELECT count(*) FROM ledger_accounts) AS accounts, (SELECT count(*) FROM wallets) AS wallets`,
+  );
+  const walletRows = await db.query<{
+    wallet_id: number;
+    user_id: number;
+    code: string;
+    kind: WalletAccountKind;
+    cached: string;
+    total: string;
+    missing: boolean;
+  }>(
+    `WITH sums AS (SELECT account_id, sum(amount) AS total FROM ledger_entries GROUP BY account_id),
+     balances AS (
+       SELECT w.id AS wallet_id, w.user_id, c.code, k.kind, a.id AS account_id,
+         CASE k.kind WHEN 'available' THEN w.available WHEN 'pending' THEN w.pending ELSE w.bonus END AS cached,
+         coalesce(s.total, 0) AS total
+       FROM wallets w JOIN currencies c ON c.id = w.currency_id
+       CROSS JOIN (VALUES ('available'), ('pending'), ('bonus')) AS k(kind)
+       LEFT JOIN ledger_accounts a ON a.wallet_id = w.id AND a.kind = k.kind
+       LEFT JOIN sums s ON s.account_id = a.id
+     )
+     SELECT wallet_id, user_id, code, kind, cached, total, account_id IS NULL AS missing
+     FROM balances WHERE account_id IS NULL OR cached <> total ORDER BY wallet_id, kind`,
+  );
+  const unbalanced = await db.query<{ transaction_id: number; code: string; total: string }>(
+    `SELECT e.transaction_id, c.code, sum(e.amount) AS total
+     FROM ledger_entries e JOIN currencies c ON c.id = e.currency_id
+     GROUP BY e.transaction_id, c.code HAVING sum(e.amount) <> 0 ORDER BY e.transaction_id, c.code`,
+  );
+  const tooFew = await db.query<{ id: number; entries: number }>(
+    `SELECT t.id, count(e.id) AS entries FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+     GROUP BY t.id HAVING count(e.id) < 2 ORDER BY t.id`,
+  );
+  const visible = await db.query<{ id: number; before_balance: string; after_balance: string; change: string }>(
+    `SELECT t.id, t.before_balance, t.after_balance,
+       coalesce(sum(e.amount) FILTER (WHERE a.wallet_id = t.wallet_id AND a.kind = 'available'), 0) AS change
+     FROM ledger_transactions t
+     LEFT JOIN ledger_entries e ON e.transaction_id = t.id LEFT JOIN ledger_accounts a ON a.id = e.account_id
+     WHERE t.wallet_id IS NOT NULL
+     GROUP BY t.id, t.before_balance, t.after_balance
+     HAVING t.after_balance - t.before_balance <> coalesce(sum(e.amount) FILTER (WHERE a.wallet_id = t.wallet_id AND a.kind = 'available'), 0)
+     ORDER BY t.id`,
+  );
+  const playerTotals = await db.query<{ id: number; code: string; available: string; pending: string; bonus: string }>(
+    `SELECT c.id, c.code, coalesce(sum(w.available), 0) AS available, coalesce(sum(w.pending), 0) AS pending,
+       coalesce(sum(w.bonus), 0) AS bonus
+     FROM currencies c LEFT JOIN wallets w ON w.currency_id = c.id GROUP BY c.id, c.code, c.sort_order ORDER BY c.sort_order, c.id`,
+  );
+  const systemTotals = await db.query<{ currency_id: number; kind: SystemAccountKind; total: string }>(
+    `SELECT a.currency_id, a.kind, coalesce(sum(e.amount), 0) AS total
+     FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+     WHERE a.wallet_id IS NULL GROUP BY a.currency_id, a.kind`,
+  );
+
+  const walletMismatches = walletRows.map((row) => ({
+    walletId: row.wallet_id,
+    userId: row.user_id,
+    currencyCode: row.code,
+    kind: row.kind,
+    cached: parseSignedAmount(row.cached),
+    fromEntries: parseSignedAmount(row.total),
+    accountMissing: row.missing,
+  }));
+  const unbalancedTransactions = unbalanced.map((row) => ({ transactionId: row.transaction_id, currencyCode: row.code, sum: parseSignedAmount(row.total) }));
+  const transactionsWithTooFewEntries = tooFew.map((row) => ({ transactionId: row.id, entries: row.entries }));
+  const visibleMismatches = visible.map((row) => ({
+    transactionId: row.id,
+    beforeBalance: parseSignedAmount(row.before_balance),
+    afterBalance: parseSignedAmount(row.after_balance),
+    availableChange: parseSignedAmount(row.change),
+  }));
+  const totals = playerTotals.map((row) => {
+    const system = Object.fromEntries(SYSTEM_ACCOUNT_KINDS.map((kind) => [kind, 0n])) as Record<SystemAccountKind, bigint>;
+    for (const s of systemTotals) if (s.currency_id === row.id) system[s.kind] = parseSignedAmount(s.total);
+    return {
+      currencyCode: row.code,
+      players: { available: parseSignedAmount(row.available), pending: parseSignedAmount(row.pending), bonus: parseSignedAmount(row.bonus) },
+      system,
+    };
+  });
+  return {
+    ok: walletMismatches.length + unbalancedTransactions.length + transactionsWithTooFewEntries.length + visibleMismatches.length === 0,
+    counts,
+    walletMismatches,
+    unbalancedTransactions,
+    transactionsWithTooFewEntries,
+    visibleMismatches,
+    totals,
+  };
+}

@@ -1,0 +1,717 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { isPGlite, openDb, type Db, type Queryable } from '../../server/db/db.ts';
+import { acquireDataDirLock } from '../../server/db/lock.ts';
+import {
+  accountBalance,
+  feeUnits,
+  getTransaction,
+  idempotency,
+  IdempotencyConflictError,
+  InsufficientBalanceError,
+  LedgerInputError,
+  payoutUnits,
+  postTransaction,
+  roundToCurrency,
+  systemAccount,
+  toTransactionDto,
+  transfer,
+  verifyLedger,
+  walletAccount,
+  type Leg,
+  type Posting,
+  type PostingResult,
+  type VisibleRecord,
+} from '../../server/domain/ledger.ts';
+import { findWallet } from '../../server/domain/wallets.ts';
+import { ApiError } from '../../server/errors.ts';
+import { parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { checkResponse } from '../helpers/contract.ts';
+import { createTestDb, TEMPLATE_DATABASE } from '../helpers/db.ts';
+
+// One database for the file (a PGlite clone, or a PostgreSQL copy under TEST_DATABASE_URL): every test
+// makes its own players, so they never share a wallet.
+let db: Db;
+const currency: Record<'LTC' | 'BTC' | 'USDT', number> = { LTC: 0, BTC: 0, USDT: 0 };
+
+beforeAll(async () => {
+  db = await createTestDb();
+  const rows = await db.query<{ id: number; code: keyof typeof currency }>("SELECT id, code FROM currencies WHERE code IN ('LTC', 'BTC', 'USDT')");
+  for (const row of rows) currency[row.code] = row.id;
+});
+afterAll(async () => db?.close());
+
+const AT = new Date('2025-02-01T18:00:00.000Z');
+const coins = (s: string) => parseSignedAmount(s);
+
+let playerSeq = 0;
+interface Player {
+  userId: number;
+  wallet: Record<keyof typeof currency, number>;
+}
+
+/** A user with an LTC, a BTC and a USDT wallet (the wallet trigger opens their ledger accounts). */
+async function newPlayer(on: Queryable = db): Promise<Player> {
+  playerSeq += 1;
+  const tag = `${process.pid}x${playerSeq}`;
+  const user = await on.query<{ id: number }>('INSERT INTO users (email, username, referral_code) VALUES ($1, $2, $3) RETURNING id', [
+    `ledger${tag}@example.com`,
+    `ledger${tag}`,
+    `LEDGER${tag}`,
+  ]);
+  const userId = user[0]!.id;
+  const wallets = await on.query<{ id: number; code: keyof typeof currency }>(
+    `INSERT INTO wallets (user_id, currency_id) SELECT $1, id FROM currencies WHERE code IN ('LTC', 'BTC', 'USDT')
+     RETURNING id, (SELECT code FROM currencies c WHERE c.id = currency_id) AS code`,
+    [userId],
+  );
+  const wallet = { LTC: 0, BTC: 0, USDT: 0 };
+  for (const w of wallets) wallet[w.code] = w.id;
+  return { userId, wallet };
+}
+
+function post(posting: Posting): Promise<PostingResult> {
+  return db.transaction((tx) => postTransaction(tx, posting));
+}
+
+async function balances(walletId: number) {
+  const rows = await db.query<{ available: string; pending: string; bonus: string }>('SELECT available, pending, bonus FROM wallets WHERE id = $1', [walletId]);
+  const row = rows[0]!;
+  return { available: parseAmount(row.available), pending: parseAmount(row.pending), bonus: parseAmount(row.bonus) };
+}
+
+async function ledgerCounts() {
+  const rows = await db.query<{ transactions: number; entries: number }>(
+    'SELECT (SELECT count(*) FROM ledger_transactions) AS transactions, (SELECT count(*) FROM ledger_entries) AS entries',
+  );
+  return rows[0]!;
+}
+
+let keySeq = 0;
+const freshKey = (scope = 'test') => ({ scope, key: `k${process.pid}-${++keySeq}` });
+
+function depositPosting(p: Player, amount: bigint, key = freshKey('deposit:simulator')): Posting {
+  return {
+    kind: 'deposit',
+    at: AT,
+    idempotency: key,
+    legs: transfer(systemAccount(currency.LTC, 'provider_clearing'), walletAccount(p.wallet.LTC, 'available'), amount),
+    visible: { walletId: p.wallet.LTC, type: 'deposit', actionType: 'deposit', status: 'completed', amount },
+  };
+}
+
+function betPosting(p: Player, amount: bigint, roundId: string): Posting {
+  return {
+    kind: 'bet',
+    at: AT,
+    idempotency: idempotency.game(roundId, 'bet'),
+    legs: transfer(walletAccount(p.wallet.LTC, 'available'), systemAccount(currency.LTC, 'house'), amount),
+    visible: { walletId: p.wallet.LTC, type: 'casino', actionType: 'bet', status: 'completed', amount, gameIdentifier: 'sim-fruit-slots' },
+  };
+}
+
+/** Inserts a bare transaction row the way no caller should, to test what the database itself refuses. */
+async function rawTransaction(tx: Queryable): Promise<number> {
+  const rows = await tx.query<{ id: number }>(
+    `INSERT INTO ledger_transactions (public_id, kind, request_hash, created_at) VALUES (gen_random_uuid(), 'raw', 'raw', $1) RETURNING id`,
+    [AT],
+  );
+  return rows[0]!.id;
+}
+
+async function systemAccountId(code: keyof typeof currency, kind: string): Promise<number> {
+  const rows = await db.query<{ id: number }>('SELECT id FROM ledger_accounts WHERE wallet_id IS NULL AND currency_id = $1 AND kind = $2', [
+    currency[code],
+    kind,
+  ]);
+  return rows[0]!.id;
+}
+
+// ── What the database enforces by itself ───────────────────────────────────────────────────────────
+
+describe('the ledger schema', () => {
+  it('opens three accounts for every wallet and five for every currency', async () => {
+    const p = await newPlayer();
+    const accounts = await db.query<{ kind: string }>('SELECT kind FROM ledger_accounts WHERE wallet_id = $1 ORDER BY kind', [p.wallet.LTC]);
+    expect(accounts.map((a) => a.kind)).toEqual(['available', 'bonus', 'pending']);
+    const system = await db.query<{ kind: string }>('SELECT kind FROM ledger_accounts WHERE wallet_id IS NULL AND currency_id = $1 ORDER BY kind', [
+      currency.LTC,
+    ]);
+    expect(system.map((a) => a.kind)).toEqual(['adjustments', 'bonus_pool', 'fees', 'house', 'provider_clearing']);
+  });
+
+  it('accepts a balanced transaction written by hand, checking it only at commit', async () => {
+    const house = await systemAccountId('LTC', 'house');
+    const adjustments = await systemAccountId('LTC', 'adjustments');
+    const id = await db.transaction(async (tx) => {
+      const id = await rawTransaction(tx);
+      // Unbalanced for a moment: the check is deferred to commit.
+      await tx.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $3, 5)', [id, house, currency.LTC]);
+      await tx.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $3, -5)', [id, adjustments, currency.LTC]);
+      return id;
+    });
+    expect((await getTransaction(db, { id }))?.entries.map((e) => e.amount)).toEqual([coins('5'), coins('-5')]);
+  });
+
+  it('refuses at commit a transaction whose entries do not sum to zero', async () => {
+    const house = await systemAccountId('LTC', 'house');
+    const adjustments = await systemAccountId('LTC', 'adjustments');
+    const before = await ledgerCounts();
+    let statementsDone = false;
+    await expect(
+      db.transaction(async (tx) => {
+        const id = await rawTransaction(tx);
+        await tx.query(
+          'INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $4, 5), ($1, $3, $4, -3)',
+          [id, house, adjustments, currency.LTC],
+        );
+        statementsDone = true;
+      }),
+    ).rejects.toThrow(/does not balance/);
+    expect(statementsDone).toBe(true);
+    expect(await ledgerCounts()).toEqual(before);
+  });
+
+  it('balances per currency: 5 LTC in and 5 BTC out do not balance', async () => {
+    const ltcHouse = await systemAccountId('LTC', 'house');
+    const btcHouse = await systemAccountId('BTC', 'house');
+    await expect(
+      db.transaction(async (tx) => {
+        const id = await rawTransaction(tx);
+        await tx.query(
+          'INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $3, 5), ($1, $4, $5, -5)',
+          [id, ltcHouse, currency.LTC, btcHouse, currency.BTC],
+        );
+      }),
+    ).rejects.toThrow(/does not balance/);
+  });
+
+  it('refuses a transaction with fewer than two entries', async () => {
+    await expect(db.transaction(async (tx) => void (await rawTransaction(tx)))).rejects.toThrow(/at least two/);
+  });
+
+  it("refuses an entry in another currency than its account's", async () => {
+    const ltcHouse = await systemAccountId('LTC', 'house');
+    await expect(
+      db.transaction(async (tx) => {
+        const id = await rawTransaction(tx);
+        await tx.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $3, 5)', [id, ltcHouse, currency.BTC]);
+      }),
+    ).rejects.toThrow(/foreign key/);
+  });
+
+  it('is append-only: no update, delete or truncate of transactions, entries or accounts', async () => {
+    const p = await newPlayer();
+    const { transaction } = await post(depositPosting(p, coins('1')));
+    const refused = [
+      ['UPDATE ledger_entries SET amount = amount * 2 WHERE transaction_id = $1', [transaction.id]],
+      ['DELETE FROM ledger_entries WHERE transaction_id = $1', [transaction.id]],
+      ["UPDATE ledger_transactions SET status = 'failed' WHERE id = $1", [transaction.id]],
+      ['DELETE FROM ledger_transactions WHERE id = $1', [transaction.id]],
+      ["UPDATE ledger_accounts SET kind = 'pending' WHERE wallet_id = $1 AND kind = 'available'", [p.wallet.LTC]],
+      ['DELETE FROM ledger_accounts WHERE wallet_id = $1', [p.wallet.BTC]],
+      ['TRUNCATE ledger_entries', []],
+      ['TRUNCATE ledger_transactions CASCADE', []],
+    ] as const;
+    for (const [sql, params] of refused) {
+      await expect(db.query(sql, params), sql).rejects.toThrow(/append-only/);
+    }
+    expect(await getTransaction(db, { id: transaction.id })).toEqual(transaction);
+  });
+
+  it('never lets a cached balance below zero, even written directly', async () => {
+    const p = await newPlayer();
+    for (const column of ['available', 'pending', 'bonus']) {
+      await expect(db.query(`UPDATE wallets SET ${column} = -0.00000001 WHERE id = $1`, [p.wallet.LTC])).rejects.toThrow(/check constraint/);
+    }
+  });
+
+  it('keeps a visible record whole: all of SPEC §3 or nothing, and a game only on casino entries', async () => {
+    const p = await newPlayer();
+    await expect(
+      db.query(
+        `INSERT INTO ledger_transactions (public_id, kind, request_hash, created_at, user_id, wallet_id, currency_id, type)
+         VALUES (gen_random_uuid(), 'raw', 'raw', $1, $2, $3, $4, 'deposit')`,
+        [AT, p.userId, p.wallet.LTC, currency.LTC],
+      ),
+    ).rejects.toThrow(/check constraint/);
+    await expect(
+      db.query(
+        `INSERT INTO ledger_transactions (public_id, kind, request_hash, created_at, user_id, wallet_id, currency_id, type, action_type,
+           status, amount, before_balance, after_balance, game_identifier)
+         VALUES (gen_random_uuid(), 'raw', 'raw', $1, $2, $3, $4, 'deposit', 'deposit', 'completed', 1, 0, 1, 'sim-fruit-slots')`,
+        [AT, p.userId, p.wallet.LTC, currency.LTC],
+      ),
+    ).rejects.toThrow(/check constraint/);
+  });
+});
+
+// ── postTransaction ──────────────────────────────────────────────────────────────────────────────────
+
+describe('postTransaction', () => {
+  it('credits a deposit and records the SPEC §3 fields, from the application clock', async () => {
+    const p = await newPlayer();
+    const at = new Date('2001-02-03T04:05:06.789Z');
+    const { transaction, replayed } = await post({ ...depositPosting(p, coins('0.5')), at });
+    expect(replayed).toBe(false);
+    expect(transaction.publicId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(transaction.createdAt).toEqual(at);
+    expect(transaction.visible).toEqual<VisibleRecord>({
+      userId: p.userId,
+      walletId: p.wallet.LTC,
+      currencyId: currency.LTC,
+      currencyCode: 'LTC',
+      type: 'deposit',
+      actionType: 'deposit',
+      status: 'completed',
+      amount: coins('0.5'),
+      beforeBalance: 0n,
+      afterBalance: coins('0.5'),
+      gameIdentifier: null,
+    });
+    expect(transaction.entries.map((e) => [e.account, e.amount])).toEqual(
+      expect.arrayContaining([
+        [walletAccount(p.wallet.LTC, 'available'), coins('0.5')],
+        [systemAccount(currency.LTC, 'provider_clearing'), coins('-0.5')],
+      ]),
+    );
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.5'), pending: 0n, bonus: 0n });
+    expect(await getTransaction(db, { publicId: transaction.publicId })).toEqual(transaction);
+
+    // The API's Transaction, checked against openapi.yaml.
+    const dto = toTransactionDto({ ...transaction, visible: transaction.visible! });
+    expect(dto).toMatchObject({ type: 'deposit', amount: '0.5', beforeBalance: '0', afterBalance: '0.5', createdAt: '2001-02-03T04:05:06.789Z' });
+    const body = { data: { transactions: { rows: [dto], count: 1 } }, errors: [] };
+    expect(checkResponse('userGetTransactions', 200, 'application/json', body)).toBeNull();
+  });
+
+  it('chains before and after balances through bets and wins, with the game identifier', async () => {
+    const p = await newPlayer();
+    await post(depositPosting(p, coins('1')));
+    const bet = await post(betPosting(p, coins('0.3'), `round-${p.userId}`));
+    expect(bet.transaction.visible).toMatchObject({ beforeBalance: coins('1'), afterBalance: coins('0.7'), gameIdentifier: 'sim-fruit-slots' });
+    const win = await post({
+      kind: 'win',
+      at: AT,
+      idempotency: idempotency.game(`round-${p.userId}`, 'win'),
+      legs: transfer(systemAccount(currency.LTC, 'house'), walletAccount(p.wallet.LTC, 'available'), payoutUnits(coins('0.3'), '2.5')),
+      visible: { walletId: p.wallet.LTC, type: 'casino', actionType: 'win', status: 'completed', amount: coins('0.75'), gameIdentifier: 'sim-fruit-slots' },
+      relatedTransactionId: bet.transaction.id,
+    });
+    expect(win.transaction.visible).toMatchObject({ beforeBalance: coins('0.7'), afterBalance: coins('1.45') });
+    expect(win.transaction.relatedTransactionId).toBe(bet.transaction.id);
+  });
+
+  it('moves a withdrawal to pending with its fee, then pays it out without touching available', async () => {
+    const p = await newPlayer();
+    await post(depositPosting(p, coins('1')));
+    const amount = coins('0.5');
+    const fee = feeUnits(amount, { flat: coins('0.000006') });
+    const request = await post({
+      kind: 'withdraw.request',
+      at: AT,
+      idempotency: idempotency.withdrawal(`spend-${p.userId}`),
+      legs: [
+        { account: walletAccount(p.wallet.LTC, 'available'), amount: -(amount + fee) },
+        { account: walletAccount(p.wallet.LTC, 'pending'), amount },
+        { account: systemAccount(currency.LTC, 'fees'), amount: fee },
+      ],
+      visible: { walletId: p.wallet.LTC, type: 'withdraw', actionType: 'withdraw', status: 'pending', amount },
+    });
+    expect(request.transaction.visible).toMatchObject({ beforeBalance: coins('1'), afterBalance: coins('0.499994') });
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.499994'), pending: amount, bonus: 0n });
+
+    const payout = await post({
+      kind: 'withdraw.payout',
+      at: AT,
+      idempotency: idempotency.withdrawal(`spend-${p.userId}`, 'payout'),
+      legs: transfer(walletAccount(p.wallet.LTC, 'pending'), systemAccount(currency.LTC, 'provider_clearing'), amount),
+      visible: { walletId: p.wallet.LTC, type: 'withdraw', actionType: 'withdraw', status: 'completed', amount },
+      relatedTransactionId: request.transaction.id,
+    });
+    expect(payout.transaction.visible).toMatchObject({ beforeBalance: coins('0.499994'), afterBalance: coins('0.499994') });
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.499994'), pending: 0n, bonus: 0n });
+  });
+
+  it('refuses to take a balance below zero with INSUFFICIENT_BALANCE, moving nothing', async () => {
+    const p = await newPlayer();
+    await post(depositPosting(p, coins('0.1')));
+    const before = await ledgerCounts();
+    const error = await post(betPosting(p, coins('0.10000001'), `round-${p.userId}`)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientBalanceError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ statusCode: 422, code: 'INSUFFICIENT_BALANCE', walletId: p.wallet.LTC, account: 'available', balance: coins('0.1') });
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.1'), pending: 0n, bonus: 0n });
+    expect(await ledgerCounts()).toEqual(before);
+    // The key was not used: the same round can be bet once there is money.
+    await post(depositPosting(p, coins('1')));
+    expect((await post(betPosting(p, coins('0.10000001'), `round-${p.userId}`))).replayed).toBe(false);
+  });
+
+  it('undoes all of a failed posting and leaves the caller transaction usable', async () => {
+    const p = await newPlayer();
+    const q = await newPlayer();
+    await post(depositPosting(p, coins('1')));
+    const outcome = await db.transaction(async (tx) => {
+      // Two wallets: the first update succeeds before the second is refused.
+      const refused = await postTransaction(tx, {
+        kind: 'transfer',
+        at: AT,
+        legs: [
+          { account: walletAccount(p.wallet.LTC, 'available'), amount: coins('0.5') },
+          { account: walletAccount(q.wallet.LTC, 'available'), amount: coins('-0.5') },
+        ],
+      }).catch((e: unknown) => e);
+      // One the database refuses (no such related transaction): on PostgreSQL this fails a statement.
+      const failed = await postTransaction(tx, { ...depositPosting(p, coins('2')), relatedTransactionId: 2 ** 40 }).catch((e: unknown) => e);
+      const credited = await postTransaction(tx, depositPosting(q, coins('0.25')));
+      return { refused, failed, credited };
+    });
+    expect(outcome.refused).toBeInstanceOf(InsufficientBalanceError);
+    expect(String(outcome.failed)).toMatch(/foreign key/);
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('1'), pending: 0n, bonus: 0n });
+    expect(await balances(q.wallet.LTC)).toEqual({ available: coins('0.25'), pending: 0n, bonus: 0n });
+    expect((await verifyLedger(db)).ok).toBe(true);
+  });
+
+  it('returns the first result to a replay and moves nothing', async () => {
+    const p = await newPlayer();
+    const key = idempotency.deposit('simulator', `tx-${p.userId}`);
+    const first = await post(depositPosting(p, coins('0.2'), key));
+    const counts = await ledgerCounts();
+    const again = await post({ ...depositPosting(p, coins('0.2'), key), at: new Date(AT.getTime() + 60_000) });
+    expect(again).toEqual({ transaction: first.transaction, replayed: true });
+    expect(await ledgerCounts()).toEqual(counts);
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.2'), pending: 0n, bonus: 0n });
+  });
+
+  it('refuses a replay whose posting differs, moving nothing', async () => {
+    const p = await newPlayer();
+    const key = idempotency.playerRequest(p.userId, 'userWithdraw', 'header-1');
+    const first = await post(depositPosting(p, coins('0.2'), key));
+    const counts = await ledgerCounts();
+    const error = await post(depositPosting(p, coins('0.3'), key)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IdempotencyConflictError);
+    expect(error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', existing: first.transaction });
+    expect(await ledgerCounts()).toEqual(counts);
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.2'), pending: 0n, bonus: 0n });
+  });
+
+  it('moves money once when the same key arrives many times at once', async () => {
+    const p = await newPlayer();
+    const key = idempotency.deposit('simulator', `concurrent-${p.userId}`);
+    const results = await Promise.all(Array.from({ length: 6 }, () => post(depositPosting(p, coins('0.4'), key))));
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.transaction.id)).size).toBe(1);
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.4'), pending: 0n, bonus: 0n });
+  });
+
+  it('lets concurrent bets spend a balance once, never below zero', async () => {
+    const p = await newPlayer();
+    await post(depositPosting(p, coins('1')));
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => post(betPosting(p, coins('0.3'), `race-${p.userId}-${i}`))));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(InsufficientBalanceError);
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.1'), pending: 0n, bonus: 0n });
+    expect(await accountBalance(db, systemAccount(currency.LTC, 'house'))).toBeGreaterThanOrEqual(coins('0.9'));
+  });
+
+  it('refuses postings that cannot be right', async () => {
+    const p = await newPlayer();
+    await post(depositPosting(p, coins('1')));
+    const available = walletAccount(p.wallet.LTC, 'available');
+    const house = systemAccount(currency.LTC, 'house');
+    const cases: [Partial<Posting>, string][] = [
+      [{ legs: [{ account: available, amount: -5n }, { account: house, amount: 4n }] }, 'UNBALANCED'],
+      [{ legs: [{ account: available, amount: -5n }, { account: systemAccount(currency.BTC, 'house'), amount: 5n }] }, 'UNBALANCED'],
+      [{ legs: [{ account: available, amount: -5n }, { account: available, amount: 5n }] }, 'TOO_FEW_LEGS'],
+      [{ legs: [{ account: available, amount: 0n }, { account: house, amount: 0n }] }, 'BAD_AMOUNT'],
+      [{ legs: transfer(walletAccount(2 ** 40, 'available'), house, 5n) }, 'UNKNOWN_ACCOUNT'],
+      // USDT has 6 decimals: 0.0000001 is finer than it can hold.
+      [{ legs: transfer(systemAccount(currency.USDT, 'house'), walletAccount(p.wallet.USDT, 'available'), 10n) }, 'PRECISION'],
+      [{ kind: 'Not A Kind' }, 'BAD_KIND'],
+      [{ at: new Date('nope') }, 'BAD_DATE'],
+      [{ visible: { walletId: p.wallet.LTC, type: 'casino', actionType: 'bet', status: 'completed', amount: 5n } }, 'GAME_IDENTIFIER'],
+      [{ visible: { walletId: p.wallet.BTC, type: 'deposit', actionType: 'deposit', status: 'completed', amount: 5n } }, 'VISIBLE_WALLET_UNTOUCHED'],
+    ];
+    const counts = await ledgerCounts();
+    for (const [change, problem] of cases) {
+      const posting: Posting = { kind: 'test', at: AT, legs: transfer(available, house, 5n), ...change };
+      const error = await post(posting).catch((e: unknown) => e);
+      expect(error, problem).toBeInstanceOf(LedgerInputError);
+      expect(error, problem).toMatchObject({ problem });
+    }
+    await expect(postTransaction(db, { kind: 'test', at: AT, legs: transfer(available, house, 5n) })).rejects.toThrow(/transaction handle/);
+    expect(await ledgerCounts()).toEqual(counts);
+    expect(await balances(p.wallet.LTC)).toEqual({ available: coins('1'), pending: 0n, bonus: 0n });
+  });
+});
+
+describe('rounding', () => {
+  it('rounds fees up and payouts down, to the currency precision', () => {
+    expect(feeUnits(1n, { basisPoints: 1 })).toBe(1n); // 0.0001 of a unit, charged as a whole unit
+    expect(feeUnits(coins('10'), { basisPoints: 250 })).toBe(coins('0.25'));
+    expect(feeUnits(coins('1'), { basisPoints: 1, decimals: 6 })).toBe(coins('0.0001'));
+    expect(feeUnits(coins('0.00000101'), { basisPoints: 1, decimals: 6 })).toBe(coins('0.000001'));
+    expect(feeUnits(coins('0.5'), { flat: coins('0.000006') })).toBe(coins('0.000006'));
+    expect(payoutUnits(coins('0.3'), '2.5')).toBe(coins('0.75'));
+    expect(payoutUnits(1n, '1.5')).toBe(1n);
+    expect(payoutUnits(coins('0.00000199'), '1', 6)).toBe(coins('0.000001'));
+    expect(roundToCurrency(-150n, 6, 'up')).toBe(-100n);
+    expect(roundToCurrency(-150n, 6, 'down')).toBe(-200n);
+  });
+});
+
+// ── ledger:check ─────────────────────────────────────────────────────────────────────────────────────
+
+describe('verifyLedger', () => {
+  it('passes on a consistent ledger and names a corrupted cached balance', async () => {
+    const p = await newPlayer();
+    await post(depositPosting(p, coins('1')));
+    const good = await verifyLedger(db);
+    expect(good.ok).toBe(true);
+    expect(good.totals.find((t) => t.currencyCode === 'LTC')?.players.available).toBeGreaterThanOrEqual(coins('1'));
+
+    await db.query('UPDATE wallets SET available = available + 0.00000001 WHERE id = $1', [p.wallet.LTC]);
+    try {
+      const bad = await verifyLedger(db);
+      expect(bad.ok).toBe(false);
+      expect(bad.walletMismatches).toEqual([
+        { walletId: p.wallet.LTC, userId: p.userId, currencyCode: 'LTC', kind: 'available', cached: coins('1.00000001'), fromEntries: coins('1'), accountMissing: false },
+      ]);
+    } finally {
+      await db.query('UPDATE wallets SET available = available - 0.00000001 WHERE id = $1', [p.wallet.LTC]);
+    }
+    expect((await verifyLedger(db)).ok).toBe(true);
+  });
+});
+
+describe('npm run ledger:check', () => {
+  /**
+   * The script against a database of its own: on PostgreSQL (under TEST_DATABASE_URL) a copy of the
+   * template, else a PGlite folder loaded from this file's database (a fresh PGlite takes long to create).
+   */
+  async function scratchDatabase<T>(
+    prepare: (on: Db) => Promise<T>,
+  ): Promise<{ prepared: T; open: () => Promise<Db>; env: NodeJS.ProcessEnv; dataDir: string; drop: () => Promise<void> }> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'casino-ledger-check-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    delete env.DATABASE_URL;
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (adminUrl) {
+      const name = `casino_ledger_check_${process.pid}_${Date.now()}`;
+      await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      env.DATABASE_URL = url.toString();
+      const open = () => openDb({ kind: 'postgres', url: url.toString(), maxConnections: 2 });
+      const on = await open();
+      const prepared = await prepare(on).finally(() => on.close());
+      return {
+        prepared,
+        open,
+        env,
+        dataDir,
+        drop: async () => {
+          await withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name}`));
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    }
+    if (!isPGlite(db)) throw new Error('expected PGlite without TEST_DATABASE_URL');
+    const prepared = await prepare(db);
+    const loaded = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), loadFrom: await db.dump() });
+    await loaded.close();
+    return {
+      prepared,
+      open: () => openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') }),
+      env,
+      dataDir,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+
+  async function withAdmin(url: string, fn: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await fn(admin);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('exits 0 on a consistent ledger, 1 after a corruption, 2 while another process holds the folder', { timeout: 120_000 }, async () => {
+    // A player with 2 LTC deposited (in this file's database when it is the one copied).
+    const scratch = await scratchDatabase(async (on) => {
+      const p = await newPlayer(on);
+      const legs = transfer(systemAccount(currency.LTC, 'provider_clearing'), walletAccount(p.wallet.LTC, 'available'), coins('2'));
+      await on.transaction((tx) => postTransaction(tx, { kind: 'deposit', at: AT, legs }));
+      return p.wallet.LTC;
+    });
+    const walletId = scratch.prepared;
+    const run = () => {
+      const result = spawnSync(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/ledger-check.ts'], { env: scratch.env, encoding: 'utf8' });
+      return { status: result.status, out: `${result.stdout}\n${result.stderr}` };
+    };
+    try {
+      const ok = run();
+      expect(ok.out).toMatch(/OK: every cached balance equals the sum of its entries/);
+      expect(ok.out).toMatch(/LTC +players: available [0-9.]+, pending [0-9.]+, bonus [0-9.]+ \| house -?[0-9.]+, provider_clearing -[0-9.]+/);
+      expect(ok.status).toBe(0);
+
+      if (!scratch.env.DATABASE_URL) {
+        const lock = acquireDataDirLock(scratch.dataDir);
+        try {
+          const locked = run();
+          expect(locked.out).toMatch(/open in another process .*stop the server/s);
+          expect(locked.status).toBe(2);
+        } finally {
+          lock.release();
+        }
+      }
+
+      const own = await scratch.open();
+      await own.query('UPDATE wallets SET available = 3 WHERE id = $1', [walletId]);
+      await own.close();
+      const bad = run();
+      expect(bad.out).toMatch(new RegExp(`MISMATCH +wallet ${walletId} .* available: cached 3, entries sum to 2`));
+      expect(bad.out).toMatch(/FAILED: 1 problem found/);
+      expect(bad.status).toBe(1);
+    } finally {
+      await scratch.drop();
+    }
+  });
+});
+
+// ── Property: random postings keep every invariant ─────────────────────────────────────────────────
+
+type Op =
+  | { t: 'deposit' | 'bet' | 'win' | 'payout' | 'refund' | 'bonus' | 'convert'; w: 0 | 1; amount: bigint }
+  | { t: 'withdraw'; w: 0 | 1; amount: bigint; fee: bigint }
+  | { t: 'replay'; pick: number }
+  | { t: 'reuse'; pick: number };
+
+const amountArb = fc.bigInt({ min: 1n, max: 1_000_000n });
+const walletArb = fc.constantFrom<0 | 1>(0, 1);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('deposit' as const), w: walletArb, amount: amountArb }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ t: fc.constantFrom('bet' as const, 'win' as const, 'payout' as const, 'refund' as const, 'bonus' as const, 'convert' as const), w: walletArb, amount: amountArb }),
+  },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('withdraw' as const), w: walletArb, amount: amountArb, fee: fc.bigInt({ min: 0n, max: 1_000n }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('replay' as const, 'reuse' as const), pick: fc.nat() }) },
+);
+
+interface Model {
+  available: bigint;
+  pending: bigint;
+  bonus: bigint;
+}
+
+/** The legs of an operation, and what it does to the model wallet (null when the model says it must fail). */
+function plan(op: Exclude<Op, { t: 'replay' | 'reuse' }>, walletId: number, m: Model): { legs: Leg[]; next: Model | null } {
+  const available = walletAccount(walletId, 'available');
+  const pending = walletAccount(walletId, 'pending');
+  const bonus = walletAccount(walletId, 'bonus');
+  const sys = (kind: 'house' | 'provider_clearing' | 'fees' | 'bonus_pool') => systemAccount(currency.LTC, kind);
+  const a = op.amount;
+  const guard = (next: Model) => (next.available < 0n || next.pending < 0n || next.bonus < 0n ? null : next);
+  switch (op.t) {
+    case 'deposit':
+      return { legs: transfer(sys('provider_clearing'), available, a), next: { ...m, available: m.available + a } };
+    case 'bet':
+      return { legs: transfer(available, sys('house'), a), next: guard({ ...m, available: m.available - a }) };
+    case 'win':
+      return { legs: transfer(sys('house'), available, a), next: { ...m, available: m.available + a } };
+    case 'payout':
+      return { legs: transfer(pending, sys('provider_clearing'), a), next: guard({ ...m, pending: m.pending - a }) };
+    case 'refund':
+      return { legs: transfer(pending, available, a), next: guard({ ...m, pending: m.pending - a, available: m.available + a }) };
+    case 'bonus':
+      return { legs: transfer(sys('bonus_pool'), bonus, a), next: { ...m, bonus: m.bonus + a } };
+    case 'convert':
+      return { legs: transfer(bonus, available, a), next: guard({ ...m, bonus: m.bonus - a, available: m.available + a }) };
+    case 'withdraw': {
+      const legs: Leg[] = [
+        { account: available, amount: -(a + op.fee) },
+        { account: pending, amount: a },
+        ...(op.fee > 0n ? [{ account: sys('fees'), amount: op.fee }] : []),
+      ];
+      return { legs, next: guard({ ...m, available: m.available - a - op.fee, pending: m.pending + a }) };
+    }
+  }
+}
+
+describe('ledger property', () => {
+  it('keeps balances non-negative, transactions balanced, caches equal to entries, and replays still', { timeout: 300_000 }, async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
+        run += 1;
+        const players = [await newPlayer(), await newPlayer()];
+        const wallets = players.map((p) => p.wallet.LTC);
+        const models: Model[] = [
+          { available: 0n, pending: 0n, bonus: 0n },
+          { available: 0n, pending: 0n, bonus: 0n },
+        ];
+        const posted: { posting: Posting; result: PostingResult }[] = [];
+        for (const [i, op] of ops.entries()) {
+          if (op.t === 'replay' || op.t === 'reuse') {
+            if (posted.length === 0) continue;
+            const first = posted[op.pick % posted.length]!;
+            const walletsBefore = await Promise.all(wallets.map(balances));
+            const counts = await ledgerCounts();
+            if (op.t === 'replay') {
+              const again = await post({ ...first.posting, at: new Date(AT.getTime() + i) });
+              expect(again).toEqual({ transaction: first.result.transaction, replayed: true });
+            } else {
+              const changed: Posting = { ...first.posting, legs: first.posting.legs.map((leg) => ({ ...leg, amount: leg.amount * 2n })) };
+              await expect(post(changed)).rejects.toBeInstanceOf(IdempotencyConflictError);
+            }
+            expect(await Promise.all(wallets.map(balances))).toEqual(walletsBefore);
+            expect(await ledgerCounts()).toEqual(counts);
+            continue;
+          }
+          const walletId = wallets[op.w]!;
+          const model = models[op.w]!;
+          const { legs, next } = plan(op, walletId, model);
+          const posting: Posting = { kind: `prop.${op.t}`, at: AT, legs, idempotency: { scope: 'prop', key: `${process.pid}-${run}-${i}` } };
+          const outcome = await post(posting).catch((e: unknown) => e);
+          if (next === null) {
+            expect(outcome).toBeInstanceOf(InsufficientBalanceError);
+          } else {
+            if (!(outcome && typeof outcome === 'object' && 'transaction' in outcome)) throw outcome;
+            const result = outcome as PostingResult;
+            expect(result.replayed).toBe(false);
+            const perCurrency = new Map<number, bigint>();
+            for (const e of result.transaction.entries) perCurrency.set(e.currencyId, (perCurrency.get(e.currencyId) ?? 0n) + e.amount);
+            for (const total of perCurrency.values()) expect(total).toBe(0n);
+            models[op.w] = next;
+            posted.push({ posting, result });
+          }
+        }
+        for (const [w, walletId] of wallets.entries()) {
+          const cached = await balances(walletId);
+          expect(cached).toEqual(models[w]);
+          for (const kind of ['available', 'pending', 'bonus'] as const) {
+            expect(cached[kind]).toBeGreaterThanOrEqual(0n);
+            expect(await accountBalance(db, walletAccount(walletId, kind))).toBe(cached[kind]);
+          }
+        }
+        const report = await verifyLedger(db);
+        expect(report.walletMismatches).toEqual([]);
+        expect(report.unbalancedTransactions).toEqual([]);
+        expect(report.ok).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+    expect(await findWallet(db, (await newPlayer()).userId, 'LTC')).toMatchObject({ available: 0n, pending: 0n, bonus: 0n });
+  });
+});
