@@ -114,10 +114,8 @@ export const loginMachine = setup({
             { type: 'changeField', params: ({ event }) => ({ field: event.field, value: event.value }) },
           ],
         },
-        SUBMIT: [
-          { guard: 'formInvalid', target: 'editing', actions: ['clearFailure', 'showFieldErrors'] },
-          { target: 'submitting' },
-        ],
+        // The form is as it was when it was sent, valid: send it again.
+        SUBMIT: 'submitting',
       },
     },
     done: { type: 'final' },

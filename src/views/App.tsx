@@ -23,6 +23,8 @@ const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m
 const ReferAFriendScreen = lazy(() => Screens().then((m) => ({ default: m.ReferAFriendScreen })));
 const PageScreen = lazy(() => import('./screens/PageScreen.tsx'));
 const DialogHost = lazy(() => import('./dialogs/DialogHost.tsx'));
+// The reviewers' flow charts: their own chunk (with ELK loaded after it), never in the player's bundle.
+const FlowsScreen = lazy(() => import('./flows/FlowsScreen.tsx'));
 
 function Lobby() {
   const { t } = useT();
@@ -112,6 +114,9 @@ function Routes() {
         </Route>
         <Route path="/reset-password">
           <Lobby />
+        </Route>
+        <Route path="/flows">
+          <FlowsScreen />
         </Route>
         <Route>
           <Lobby />

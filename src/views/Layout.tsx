@@ -8,6 +8,7 @@ import { useT } from './i18n-context.ts';
 import { useServices } from './services.ts';
 import { Button } from './components/Form.tsx';
 import { theme } from './theme.ts';
+import { flowInspector } from './flows/inspector.ts';
 
 const Header = styled('header')`
   position: sticky;
@@ -194,7 +195,7 @@ function NotificationsButton({ onOpen }: { onOpen: () => void }) {
   const { t, language } = useT();
   const { actors } = useServices();
   const [machine] = useState(() => unreadNotificationsMachine.provide({ actors: { loadNotifications: actors.loadNotifications } }));
-  const actor = useActorRef(machine);
+  const actor = useActorRef(machine, { inspect: flowInspector });
   const unread = useSelector(actor, (s) => s.context.unreadCount) ?? 0;
   const open = new URLSearchParams(useSearch()).get('dialog') === 'notifications';
   const wasOpen = useRef(open);

@@ -9,6 +9,7 @@ import { appMachine } from '../machines/app.machine.ts';
 import { createApiActors, type ApiActors } from '../machines/actors.ts';
 import { settingsMachine } from '../machines/settings.machine.ts';
 import { createSocialSignIn, type SocialSignIn } from './social.ts';
+import { flowInspector } from './flows/inspector.ts';
 import type { Notice } from '../machines/effects.ts';
 
 /*
@@ -84,12 +85,14 @@ export function createServices(): Services {
         },
       },
     }),
-    { input: { language: storedLanguage(local) } },
+    { input: { language: storedLanguage(local) }, inspect: flowInspector },
   );
   app.start();
   document.documentElement.lang = app.getSnapshot().context.language;
 
-  const settings = createActor(settingsMachine.provide({ actors: { loadSettings: actors.loadSettings } }));
+  const settings = createActor(settingsMachine.provide({ actors: { loadSettings: actors.loadSettings } }), {
+    inspect: flowInspector,
+  });
   settings.start();
 
   return {

@@ -6,6 +6,7 @@ import { useServices } from '../services.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button } from '../components/Form.tsx';
 import { Actions, Panel } from './parts.tsx';
+import { flowInspector } from '../flows/inspector.ts';
 
 export interface EmailVerifiedDialogProps {
   /** The token of the emailed link (`?token=`); '' when the link has none. */
@@ -31,7 +32,7 @@ export default function EmailVerifiedDialog({ token, onClose, onLogin }: EmailVe
       },
     }),
   );
-  const actor = useActorRef(machine, { input: { token } });
+  const actor = useActorRef(machine, { input: { token }, inspect: flowInspector });
   const verifying = useSelector(actor, (s) => s.matches('verifying'));
   const verified = useSelector(actor, (s) => s.matches('verified'));
 

@@ -7,6 +7,7 @@ import { useServices } from '../services.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError, TextField } from '../components/Form.tsx';
 import { Actions, fieldMessages, Form, Intro, Links, Panel, type AccountDialogName } from './parts.tsx';
+import { flowInspector } from '../flows/inspector.ts';
 
 export interface ForgotPasswordDialogProps {
   onClose: () => void;
@@ -23,7 +24,7 @@ export default function ForgotPasswordDialog({ onClose, switchTo }: ForgotPasswo
       actions: { notify: (_, notice) => services.notify(notice) },
     }),
   );
-  const actor = useActorRef(machine);
+  const actor = useActorRef(machine, { inspect: flowInspector });
   const email = useSelector(actor, (s) => s.context.values.email);
   const emailErrors = useSelector(actor, (s) => s.context.fieldErrors.email);
   const errorCode = useSelector(actor, (s) => s.context.errorCode);

@@ -8,6 +8,7 @@ import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError, TextField } from '../components/Form.tsx';
 import { Actions, fieldMessages, Form, Links, PasswordField, useLatest, type AccountDialogName } from './parts.tsx';
 import { SocialSignIn } from './SocialSignIn.tsx';
+import { flowInspector } from '../flows/inspector.ts';
 
 export interface LoginDialogProps {
   onClose: () => void;
@@ -32,7 +33,7 @@ export default function LoginDialog(props: LoginDialogProps) {
       },
     }),
   );
-  const actor = useActorRef(machine);
+  const actor = useActorRef(machine, { inspect: flowInspector });
   const values = useSelector(actor, (s) => s.context.values);
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const failed = useSelector(actor, (s) => s.matches('failed'));

@@ -10,6 +10,7 @@ import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError } from '../components/Form.tsx';
 import { Actions, Panel } from './parts.tsx';
 import { theme } from '../theme.ts';
+import { flowInspector } from '../flows/inspector.ts';
 
 const List = styled('ul')`
   list-style: none;
@@ -91,7 +92,7 @@ export default function NotificationsDialog({ onClose }: NotificationsDialogProp
       },
     }),
   );
-  const actor = useActorRef(machine, { input: {} });
+  const actor = useActorRef(machine, { input: {}, inspect: flowInspector });
   const status = useSelector(actor, (s) =>
     s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : s.matches('empty') ? 'empty' : 'shown',
   );

@@ -26,6 +26,7 @@ import {
   type AccountDialogName,
 } from './parts.tsx';
 import { SocialSignIn } from './SocialSignIn.tsx';
+import { flowInspector } from '../flows/inspector.ts';
 
 type Gender = components['schemas']['Gender'];
 
@@ -57,7 +58,7 @@ export default function RegisterDialog({ onClose, switchTo }: RegisterDialogProp
     }),
   );
   const [input] = useState(() => ({ referralCode: referralCodeFromLink() }));
-  const actor = useActorRef(machine, { input });
+  const actor = useActorRef(machine, { input, inspect: flowInspector });
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, countries, errorCode } = snapshot.context;
   const submitting = snapshot.matches({ form: 'submitting' });

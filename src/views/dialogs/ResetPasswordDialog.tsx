@@ -11,6 +11,7 @@ import { useServices } from '../services.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError } from '../components/Form.tsx';
 import { Actions, fieldMessages, Form, Intro, Panel, PasswordField, PasswordRules } from './parts.tsx';
+import { flowInspector } from '../flows/inspector.ts';
 
 export interface ResetPasswordDialogProps {
   /** The token of the emailed link (`?token=`); '' when the link has none. */
@@ -31,7 +32,7 @@ export default function ResetPasswordDialog({ token, onClose }: ResetPasswordDia
       },
     }),
   );
-  const actor = useActorRef(machine, { input: { token } });
+  const actor = useActorRef(machine, { input: { token }, inspect: flowInspector });
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, errorCode } = snapshot.context;
   const submitting = snapshot.matches('submitting');

@@ -8,6 +8,7 @@ import { useT } from '../i18n-context.ts';
 import { useServices } from '../services.ts';
 import { Button, FormError } from '../components/Form.tsx';
 import { Actions, Divider, useLatest } from './parts.tsx';
+import { flowInspector } from '../flows/inspector.ts';
 
 const GoogleSlot = styled('div')`
   display: flex;
@@ -55,7 +56,7 @@ export function SocialSignIn({ onSignedIn }: { onSignedIn: () => void }) {
       },
     }),
   );
-  const actor = useActorRef(machine);
+  const actor = useActorRef(machine, { inspect: flowInspector });
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const errorCode = useSelector(actor, (s) => s.context.errorCode);
   const busy = useSelector(actor, (s) => !s.matches('idle') && !s.matches('failed'));

@@ -11,6 +11,7 @@ import { useServices } from '../services.ts';
 import { EmptyState, Screen } from '../components/Screen.tsx';
 import { Button } from '../components/Form.tsx';
 import { theme } from '../theme.ts';
+import { flowInspector } from '../flows/inspector.ts';
 
 const TITLES: Record<PageSlug, MessageKey> = {
   faq: 'pages.faqTitle',
@@ -35,7 +36,7 @@ function PageBody({ slug }: { slug: PageSlug }) {
   const { t, language } = useT();
   const { actors } = useServices();
   const machine = useMemo(() => pageMachine.provide({ actors: { loadPages: actors.loadPages } }), [actors]);
-  const [state, send] = useMachine(machine, { input: { slug, language } });
+  const [state, send] = useMachine(machine, { input: { slug, language }, inspect: flowInspector });
   const page = state.context.page;
   // The server's HTML is sanitised before it reaches the DOM.
   const html = useMemo(() => (page ? DOMPurify.sanitize(page.content) : ''), [page]);

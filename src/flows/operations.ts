@@ -1,0 +1,39 @@
+import type { ApiActors } from '../machines/actors.ts';
+
+/*
+ * What each invoked actor does, by its `src` name, for the charts and their index. API actors name the
+ * call that src/machines/actors.ts makes (createApiActors); the others say what they wait for instead.
+ * A unit test fails when a machine invokes a src missing here, and the type below when an API actor is.
+ */
+
+export interface Operation {
+  /** Shown on the chart's edges and in the index: 'POST /user/login'. */
+  label: string;
+  /** False for an actor that waits on something other than the casino API (a provider's SDK). */
+  api: boolean;
+  /** When the call is not always made, or something else worth a reviewer's attention. */
+  note?: string;
+}
+
+export const OPERATIONS: Record<keyof ApiActors | 'askFacebook', Operation> = {
+  restoreSession: { label: 'GET /user/get-user', api: true, note: 'only when a token was saved; none saved answers at once' },
+  fetchProfile: { label: 'GET /user/get-user', api: true },
+  logout: { label: 'POST /user/logout', api: true },
+  login: { label: 'POST /user/login', api: true },
+  googleLogin: { label: 'POST /user/google-login', api: true },
+  facebookLogin: { label: 'POST /user/facebook-login', api: true },
+  signup: { label: 'POST /user/signup', api: true },
+  loadCountries: { label: 'GET /common/get-countries', api: true },
+  verifyEmail: { label: 'GET /user/verify-email', api: true },
+  forgotPassword: { label: 'POST /user/forgot-password', api: true },
+  resetPassword: { label: 'POST /user/verify-forgot-password', api: true },
+  loadSettings: { label: 'GET /common/get-settings', api: true },
+  loadPages: { label: 'GET /common/get-pages', api: true },
+  loadNotifications: { label: 'GET /common/user-notification', api: true },
+  markNotificationsRead: { label: 'POST /common/user-notification/read', api: true },
+  askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
+};
+
+export function operationOf(src: string): Operation | undefined {
+  return Object.hasOwn(OPERATIONS, src) ? OPERATIONS[src as keyof typeof OPERATIONS] : undefined;
+}
