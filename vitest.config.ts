@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+    include: [
+      'tests/unit/**/*.test.ts',
+      'tests/unit/**/*.test.tsx',
+      'tests/mbt/**/*.test.ts',
+      'tests/mbt/**/*.test.tsx',
+      'tests/server/**/*.test.ts',
+      'tests/contract/**/*.test.ts',
+    ],
     globalSetup: ['tests/setup/global.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -29,9 +29,13 @@ export function SocialSignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const social = useSelector(services.settings, (s) => s.context.settings?.socialLogin ?? null);
   const latest = useLatest({ onSignedIn, language, facebookAppId: social?.facebookAppId ?? null });
   const settingsFailed = useSelector(services.settings, (s) => s.matches('failed'));
-  // Settings that failed to load at start are asked for again when a dialog that needs them opens.
+  // Settings that failed to load at start are asked for again when a dialog that needs them opens: once
+  // per opening, so a server that keeps failing is not asked in a loop.
+  const retried = useRef(false);
   useEffect(() => {
-    if (settingsFailed) services.settings.send({ type: 'RETRY' });
+    if (!settingsFailed || retried.current) return;
+    retried.current = true;
+    services.settings.send({ type: 'RETRY' });
   }, [settingsFailed, services.settings]);
 
   const facebookAppId = social?.facebookAppId ?? null;

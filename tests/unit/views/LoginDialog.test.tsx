@@ -7,7 +7,7 @@ import type { FacebookLoginRequest, GoogleLoginRequest, SocialSession } from '..
 import type { SocialSignIn } from '../../../src/views/social.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
 import LoginDialog, { type LoginDialogProps } from '../../../src/views/dialogs/LoginDialog.tsx';
-import { aUser } from '../machines/fixtures.ts';
+import { aUser, DEFAULT_SETTINGS } from '../machines/fixtures.ts';
 import { deferred, renderWithServices, type HarnessOptions } from './harness.tsx';
 
 function renderLogin(props: Partial<LoginDialogProps> = {}, options: HarnessOptions = {}) {
@@ -162,6 +162,41 @@ describe('LoginDialog', () => {
     expect(appEvents.map((event) => event.type)).toEqual(['SESSION.LOGGED_IN']);
     expect(loginTimes).toEqual([session.user.lastLoginAt]);
     expect(notices).toEqual([{ tone: 'success', message: 'messages.loginSuccess' }]);
+  });
+
+  it('asks again for settings that failed to load, once per opening, and then shows the buttons', async () => {
+    let calls = 0;
+    const { services } = renderLogin(
+      {},
+      {
+        loadSettings: fromPromise(async () => {
+          calls += 1;
+          if (calls === 1) throw new ApiFailure(0, null);
+          return { ...DEFAULT_SETTINGS, socialLogin: { googleClientId: null, facebookAppId: 'app-id' } };
+        }),
+      },
+    );
+    await screen.findByRole('button', { name: 'Continue with Facebook' });
+    expect(calls).toBe(2);
+    expect(services.settings.getSnapshot().value).toBe('loaded');
+  });
+
+  it('does not ask a failing server for settings in a loop', async () => {
+    let calls = 0;
+    const { services } = renderLogin(
+      {},
+      {
+        loadSettings: fromPromise(async () => {
+          calls += 1;
+          throw new ApiFailure(500, 'INTERNAL_SERVER_ERROR');
+        }),
+      },
+    );
+    await waitFor(() => expect(calls).toBe(2));
+    await waitFor(() => expect(services.settings.getSnapshot().value).toBe('failed'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toBe(2);
+    expect(screen.queryByRole('button', { name: 'Continue with Facebook' })).toBeNull();
   });
 
   it('shows no Google button when its SDK cannot be loaded', async () => {

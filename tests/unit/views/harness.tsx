@@ -3,7 +3,7 @@ import { cleanup, render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setup as setupGoober } from 'goober';
 import { afterEach, vi } from 'vitest';
-import { createActor, fromPromise, type NonReducibleUnknown } from 'xstate';
+import { createActor, fromPromise, type InspectionEvent, type NonReducibleUnknown } from 'xstate';
 import { createTranslator, type Language } from '../../../src/i18n/index.ts';
 import type { ApiActors } from '../../../src/machines/actors.ts';
 import { appMachine, type AppEvent, type RestoredSession } from '../../../src/machines/app.machine.ts';
@@ -79,10 +79,32 @@ export interface HarnessOptions {
   settings?: Partial<Settings>;
   social?: Partial<SocialSignIn>;
   language?: Language;
+  /** Replaces the settings actor's loader (which otherwise answers at once with the settings above). */
+  loadSettings?: ApiActors['loadSettings'];
+  /** Inspects the app and settings actors (the model-based tests record their transitions). */
+  inspect?: (event: InspectionEvent) => void;
 }
 
 /** Renders a view inside the app's contexts, with fake services that record what they are asked to do. */
+/**
+ * Gives goober one shared style sheet. It finds its sheet through `window._goober`, which browsers resolve
+ * by the element's id but happy-dom does not: without this every styled render adds a <style> element,
+ * and queries slow down as they pile up.
+ */
+export function shareGooberSheet(): void {
+  const host = window as unknown as { _goober?: Element };
+  if (host._goober?.isConnected) return;
+  let sheet = document.getElementById('_goober');
+  if (!sheet) {
+    sheet = document.head.appendChild(document.createElement('style'));
+    sheet.id = '_goober';
+    sheet.textContent = ' ';
+  }
+  host._goober = sheet;
+}
+
 export function renderWithServices(ui: ReactElement, options: HarnessOptions = {}): Harness {
+  shareGooberSheet();
   const appEvents: AppEvent[] = [];
   const notices: Notice[] = [];
   const navigations: string[] = [];
@@ -96,7 +118,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
         logout: fromPromise<void>(async () => undefined),
       },
     }),
-    { input: { language: options.language ?? 'en' } },
+    { input: { language: options.language ?? 'en' }, ...(options.inspect ? { inspect: options.inspect } : {}) },
   );
   app.start();
   started.push(app);
@@ -107,8 +129,11 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
   });
   const settings = createActor(
     settingsMachine.provide({
-      actors: { loadSettings: fromPromise<Settings>(async () => ({ ...DEFAULT_SETTINGS, ...options.settings })) },
+      actors: {
+        loadSettings: options.loadSettings ?? fromPromise<Settings>(async () => ({ ...DEFAULT_SETTINGS, ...options.settings })),
+      },
     }),
+    options.inspect ? { inspect: options.inspect } : {},
   );
   settings.start();
   started.push(settings);

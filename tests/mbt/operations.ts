@@ -1,0 +1,88 @@
+import type { InputFrom, OutputFrom } from 'xstate';
+import { operationOf } from '../../src/flows/operations.ts';
+import type { ApiActors } from '../../src/machines/actors.ts';
+
+/*
+ * For each API actor (src/machines/actors.ts): the request it sends for its input, and the success
+ * envelope the server answers with for its output. Which operation it calls comes from
+ * src/flows/operations.ts (the charts' table). The model tests' fakes check both against openapi.yaml,
+ * so a fixture cannot say something the server never would.
+ */
+
+type Src = keyof ApiActors;
+
+export interface ActorEnvelopes<K extends Src> {
+  /** The request the actor sends for an input. */
+  request: (input: InputFrom<ApiActors[K]>) => { body?: unknown; query?: Record<string, unknown> };
+  /**
+   * The 200 body the server answered for an output, or null when the actor answers without calling
+   * the server (a session restore without a saved token).
+   */
+  response: (output: OutputFrom<ApiActors[K]>) => unknown;
+}
+
+/** A session's end, as the server sends it: not kept by the actors, required by the envelope. */
+const EXPIRES_AT = '2099-01-01T00:00:00.000Z';
+const success = { data: { success: true }, errors: [] };
+const none = () => ({});
+
+export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
+  restoreSession: {
+    request: none,
+    response: (output) => (output === null ? null : { data: { user: output.user }, errors: [] }),
+  },
+  fetchProfile: { request: none, response: (user) => ({ data: { user }, errors: [] }) },
+  logout: { request: none, response: () => success },
+  login: {
+    request: (body) => ({ body }),
+    response: (session) => ({ data: { ...session, expiresAt: EXPIRES_AT }, errors: [] }),
+  },
+  googleLogin: {
+    request: (body) => ({ body }),
+    response: (session) => ({ data: { ...session, expiresAt: EXPIRES_AT }, errors: [] }),
+  },
+  facebookLogin: {
+    request: (body) => ({ body }),
+    response: (session) => ({ data: { ...session, expiresAt: EXPIRES_AT }, errors: [] }),
+  },
+  signup: { request: (body) => ({ body }), response: (user) => ({ data: { user }, errors: [] }) },
+  loadCountries: {
+    request: none,
+    response: (countries) => ({ data: { countries }, errors: [] }),
+  },
+  verifyEmail: {
+    request: (input) => ({ query: { token: input.token } }),
+    response: (output) => ({ data: { success: true, email: output.email }, errors: [] }),
+  },
+  forgotPassword: { request: (body) => ({ body }), response: () => success },
+  resetPassword: { request: (body) => ({ body }), response: () => success },
+  loadSettings: {
+    request: none,
+    response: (settings) => ({ data: { settings }, errors: [] }),
+  },
+  loadPages: {
+    request: (input) => ({ query: { locale: input.language } }),
+    response: (pages) => ({ data: { pages }, errors: [] }),
+  },
+};
+
+export interface ApiOperation {
+  /** `METHOD /path`, as in openapi.yaml. */
+  route: string;
+  request: (input: unknown) => { body?: unknown; query?: Record<string, unknown> };
+  response: (output: unknown) => unknown;
+}
+
+/** True for an actor that calls the casino API (src/flows/operations.ts says which). */
+export function isApiActor(src: string): boolean {
+  return operationOf(src)?.api === true;
+}
+
+/** The operation an API actor calls, with its envelopes; null for an actor that calls no API (an SDK). */
+export function apiOperation(src: string): ApiOperation | null {
+  const operation = operationOf(src);
+  if (!operation?.api) return null;
+  const envelopes = (ENVELOPES as Record<string, ApiOperation | undefined>)[src];
+  if (!envelopes) throw new Error(`no request and response envelopes for API actor ${src} in tests/mbt/operations.ts`);
+  return { route: operation.label, request: envelopes.request, response: envelopes.response };
+}
