@@ -12,7 +12,6 @@ import {
   type Rounding,
 } from '../../src/money.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
-import { ApiError } from '../errors.ts';
 
 /**
  * The double-entry ledger (migration 0006_ledger.sql). Every balance change is one call to
@@ -121,16 +120,20 @@ export const idempotency = {
 // ---------------------------------------------------------------------------------------------------
 // Errors
 
-/** A posting would take a player's balance below zero. Nothing was moved; the HTTP layer answers 422. */
-export class InsufficientBalanceError extends ApiError {
+/**
+ * A posting would take a player's balance below zero. Nothing was moved. A domain error, not an HTTP one:
+ * the operation that posts decides what the player is told (a withdrawal or a bet answers 422
+ * INSUFFICIENT_BALANCE), so no code reaches the contract before an operation can produce it.
+ */
+export class InsufficientBalanceError extends Error {
+  override readonly name = 'InsufficientBalanceError';
   constructor(
     readonly walletId: number,
     readonly account: WalletAccountKind,
     readonly balance: bigint,
     readonly change: bigint,
   ) {
-    super(422, 'INSUFFICIENT_BALANCE');
-    this.message = `Wallet ${walletId} ${account} balance ${formatAmount(balance)} cannot take ${formatAmount(change)}`;
+    super(`Wallet ${walletId} ${account} balance ${formatAmount(balance)} cannot take ${formatAmount(change)}`);
   }
 }
 
@@ -474,7 +477,7 @@ const SAVEPOINT = 'ledger_posting';
  *
  * - Replay: when `posting.idempotency` was used by the same posting, returns that first transaction with
  *   `replayed: true` and moves nothing; used by a different posting, throws {@link IdempotencyConflictError}.
- * - A player balance that would go below zero throws {@link InsufficientBalanceError} (422 INSUFFICIENT_BALANCE).
+ * - A player balance that would go below zero throws {@link InsufficientBalanceError}.
  * - A posting that cannot be right (unbalanced, unknown account, finer than the currency's precision, ...)
  *   throws {@link LedgerInputError}.
  *

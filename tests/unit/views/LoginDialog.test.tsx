@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { LoginRequest, Session } from '../../../src/machines/login.machine.ts';
 import type { FacebookLoginRequest, GoogleLoginRequest, SocialSession } from '../../../src/machines/socialSignIn.machine.ts';
+import type { Settings } from '../../../src/machines/settings.machine.ts';
 import type { SocialSignIn } from '../../../src/views/social.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
 import LoginDialog, { type LoginDialogProps } from '../../../src/views/dialogs/LoginDialog.tsx';
@@ -169,7 +170,7 @@ describe('LoginDialog', () => {
     const { services } = renderLogin(
       {},
       {
-        loadSettings: fromPromise(async () => {
+        loadSettings: fromPromise<Settings>(async () => {
           calls += 1;
           if (calls === 1) throw new ApiFailure(0, null);
           return { ...DEFAULT_SETTINGS, socialLogin: { googleClientId: null, facebookAppId: 'app-id' } };
@@ -186,7 +187,7 @@ describe('LoginDialog', () => {
     const { services } = renderLogin(
       {},
       {
-        loadSettings: fromPromise(async () => {
+        loadSettings: fromPromise<Settings>(async () => {
           calls += 1;
           throw new ApiFailure(500, 'INTERNAL_SERVER_ERROR');
         }),
