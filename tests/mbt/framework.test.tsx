@@ -95,6 +95,19 @@ describe('the model', () => {
     expect(() => buildModel({ machine: counter, fixtures: counterFixtures, inputs: { default: undefined }, limit: 500 })).toThrow(/more than 500/);
   });
 
+  it('reaches a transition that changes nothing, in a state the traversal reached more than one way', () => {
+    // `c` is reached from `b` after X and after Y: one vertex, two snapshots. NOOP keeps either as it is.
+    const shadow = setup({ types: { events: {} as { type: 'X' } | { type: 'Y' } | { type: 'GO' } | { type: 'NOOP' } } }).createMachine({
+      id: 'shadow',
+      initial: 'a',
+      states: { a: { on: { X: 'b', Y: 'b' } }, b: { on: { GO: 'c' } }, c: { on: { NOOP: {} } } },
+    });
+    const events = { X: [{ type: 'X' }], Y: [{ type: 'Y' }], GO: [{ type: 'GO' }], NOOP: [{ type: 'NOOP' }] } as const;
+    const plan = buildModel({ machine: shadow, fixtures: { events, actors: {} }, inputs: { default: undefined } });
+    expect(plan.unreachable).toEqual([]);
+    expect(plan.paths.map((path) => path.description)).toContain('X → GO → NOOP');
+  });
+
   it('reports what its filters make unreachable', () => {
     const plan = buildModel({ machine: toy, fixtures, inputs: { default: undefined }, filterEvents: (_, event) => event.type !== 'RETRY' });
     expect(plan.unreachable).toEqual(['toy.failed RETRY #0']);

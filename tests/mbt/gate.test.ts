@@ -17,9 +17,6 @@ import { REPORT_DIR } from './coverage.ts';
  * fails as soon as one of them gets its model test, so the entry is removed then.
  */
 const PENDING: Record<string, string> = {
-  app: 'the root machine (boot, session, language, logout), rendered by App.tsx and Layout.tsx: its model test comes next',
-  notifications: 'being written by another change (src/machines/notifications.machine.ts); its model test comes with it',
-  unreadNotifications: 'being written by another change (src/machines/notifications.machine.ts); its model test comes with it',
 };
 
 const DIR = join(process.cwd(), 'tests', 'mbt');

@@ -404,8 +404,10 @@ export function buildModel(options: ModelOptions): ModelPlan {
     if (!event) return `${base} | init ${(initialTransitions.get(snapshot) ?? []).join(', ')}`;
     // Failure reports name states without the step before them.
     if (!previous) return base;
-    // A transition that changes nothing may hand back the snapshot it started from: not cached.
-    const known = snapshot === previous ? undefined : vertexKeys.get(snapshot);
+    // A transition that changes nothing may hand back the snapshot it started from: not cached. Nor is
+    // a snapshot reached from another copy of `previous` (the traversal keeps one snapshot per vertex):
+    // the cache would name how it was first reached, and an event that changes nothing would loop there.
+    const known = snapshot === previous || take(previous, event).next !== snapshot ? undefined : vertexKeys.get(snapshot);
     if (known) return known;
     const kind = kindOf(event);
     const outcome = kind.kind === 'done' || kind.kind === 'error' ? ` @ ${kind.outcome}` : '';

@@ -64,6 +64,14 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
     request: (input) => ({ query: { locale: input.language } }),
     response: (pages) => ({ data: { pages }, errors: [] }),
   },
+  loadNotifications: {
+    request: (input) => ({ query: { page: input.page, limit: input.limit } }),
+    response: (page) => ({
+      data: { notifications: { rows: page.rows, count: page.count }, unreadCount: page.unreadCount },
+      errors: [],
+    }),
+  },
+  markNotificationsRead: { request: (body) => ({ body }), response: () => success },
 };
 
 export interface ApiOperation {

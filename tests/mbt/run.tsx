@@ -53,8 +53,11 @@ export interface View<TMachine extends AnyStateMachine> {
   input: InputFrom<TMachine>;
   /** Deferred fakes of every API actor the machine invokes, for the harness's `actors` option. */
   actors: Partial<ApiActors>;
-  /** A deferred call of an actor the view implements itself (an SDK), settled by the path. */
-  call<T>(src: string, input?: unknown): Promise<T>;
+  /**
+   * A deferred call of an actor the view implements itself (an SDK), settled by the path; with the
+   * actor's signal, a call whose actor was stopped is given up.
+   */
+  call<T>(src: string, input?: unknown, signal?: AbortSignal): Promise<T>;
   /** For actors the harness creates (settings, app): their transitions are recorded too. */
   inspect: (event: InspectionEvent) => void;
   /** The rendered view (set once `render` returns). */
@@ -73,8 +76,8 @@ export interface ModelTestConfig<TMachine extends AnyStateMachine> {
   /** What the view lets the player do in a snapshot (see ModelOptions.filterEvents). */
   filterEvents?: ModelOptions['filterEvents'];
   language?: Language;
-  /** Renders the view at the start of each path. */
-  render(view: View<TMachine>): Harness;
+  /** Renders the view at the start of each path (and may wait for it to get where the machine starts). */
+  render(view: View<TMachine>): Harness | Promise<Harness>;
   /** The player action that sends each event the machine takes from outside. */
   events: { [K in EventFromLogic<TMachine>['type']]: (view: View<TMachine>, event: EventOf<TMachine, K>) => Promise<void> };
   /** What the player sees in each atomic or final state, by its path below the root (`form.editing`). */
@@ -197,7 +200,7 @@ async function runPath<TMachine extends AnyStateMachine>(
     language,
     input: path.inputValue as InputFrom<TMachine>,
     actors: apiActors as Partial<ApiActors>,
-    call: <T,>(src: string, input?: unknown) => deferred.call<T>(src, input),
+    call: <T,>(src: string, input?: unknown, signal?: AbortSignal) => deferred.call<T>(src, input, signal),
     inspect,
     steps: [] as ModelStep[],
   } as Omit<View<TMachine>, 'harness' | 'step'> as View<TMachine>;
@@ -212,7 +215,7 @@ async function runPath<TMachine extends AnyStateMachine>(
     view.steps = path.steps.slice(0, index + 1);
     if (index === 0) {
       shareGooberSheet();
-      view.harness = config.render(view);
+      view.harness = await config.render(view);
     } else if (step.kind.kind === 'done' || step.kind.kind === 'error') {
       const outcome =
         step.kind.kind === 'done'

@@ -6,8 +6,8 @@ import { afterEach, vi } from 'vitest';
 import { createActor, fromPromise, type InspectionEvent, type NonReducibleUnknown } from 'xstate';
 import { createTranslator, type Language } from '../../../src/i18n/index.ts';
 import type { ApiActors } from '../../../src/machines/actors.ts';
-import { appMachine, type AppEvent, type RestoredSession } from '../../../src/machines/app.machine.ts';
-import type { Notice } from '../../../src/machines/effects.ts';
+import { appMachine, type AppEvent, type AppInput, type RestoredSession } from '../../../src/machines/app.machine.ts';
+import type { NavigateParams, Notice } from '../../../src/machines/effects.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
 import { settingsMachine, type Settings } from '../../../src/machines/settings.machine.ts';
 import { DEFAULT_SETTINGS } from '../machines/fixtures.ts';
@@ -60,6 +60,28 @@ export interface Harness extends RenderResult {
   navigations: string[];
   loginTimes: (string | null)[];
   user: ReturnType<typeof userEvent.setup>;
+  /** The app actor's named side effects, in order, when the `app` option asks for them (else none). */
+  appEffects: AppEffect[];
+}
+
+/** A named side effect of the app machine (src/machines/app.machine.ts), as the harness recorded it. */
+export type AppEffect =
+  | { type: 'saveToken'; params: { accessToken: string } }
+  | { type: 'clearStorage' }
+  | { type: 'resetFlows' }
+  | { type: 'navigate'; params: NavigateParams }
+  | { type: 'notify'; params: Notice }
+  | { type: 'persistLanguage'; params: { language: Language } };
+
+/**
+ * The app actor as a test wants it: its own actors (by default a session restore that finds nothing
+ * saved, a profile fetch that gets no answer, a logout that succeeds), its input, and its side effects
+ * recorded in `appEffects`, with `notify` and `navigate` going through the harness's services as
+ * createServices wires them (src/views/services.ts).
+ */
+export interface AppOptions {
+  actors?: Partial<Pick<ApiActors, 'restoreSession' | 'fetchProfile' | 'logout'>>;
+  input?: AppInput;
 }
 
 
@@ -83,6 +105,10 @@ export interface HarnessOptions {
   loadSettings?: ApiActors['loadSettings'];
   /** Inspects the app and settings actors (the model-based tests record their transitions). */
   inspect?: (event: InspectionEvent) => void;
+  /** Also called with every navigation (after it is recorded): to move a test's router, say. */
+  navigate?: Services['navigate'];
+  /** The app actor's actors, input and recorded effects (without it: it boots as a visitor, effects ignored). */
+  app?: AppOptions;
 }
 
 /** Renders a view inside the app's contexts, with fake services that record what they are asked to do. */
@@ -109,16 +135,34 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
   const notices: Notice[] = [];
   const navigations: string[] = [];
   const loginTimes: (string | null)[] = [];
-  // A real root machine (it boots as a visitor), with its side effects left as the no-ops they are.
+  const appEffects: AppEffect[] = [];
+  // The app's effects reach the services below only once an event is processed, after they exist.
+  const forward = (effect: AppEffect) => {
+    appEffects.push(effect);
+    if (effect.type === 'notify') services.notify(effect.params);
+    if (effect.type === 'navigate') services.navigate(effect.params.to);
+  };
+  const recordedEffects = {
+    saveToken: (_: unknown, params: { accessToken: string }) => forward({ type: 'saveToken', params }),
+    clearStorage: () => forward({ type: 'clearStorage' }),
+    resetFlows: () => forward({ type: 'resetFlows' }),
+    navigate: (_: unknown, params: NavigateParams) => forward({ type: 'navigate', params }),
+    notify: (_: unknown, params: Notice) => forward({ type: 'notify', params }),
+    persistLanguage: (_: unknown, params: { language: Language }) => forward({ type: 'persistLanguage', params }),
+  };
+  // A real root machine (it boots as a visitor), with its side effects left as the no-ops they are
+  // unless `options.app` asks for them.
   const app = createActor(
     appMachine.provide({
       actors: {
         restoreSession: fromPromise<RestoredSession | null>(async () => null),
         fetchProfile: unexpected(),
         logout: fromPromise<void>(async () => undefined),
+        ...options.app?.actors,
       },
+      ...(options.app ? { actions: recordedEffects } : {}),
     }),
-    { input: { language: options.language ?? 'en' }, ...(options.inspect ? { inspect: options.inspect } : {}) },
+    { input: options.app?.input ?? { language: options.language ?? 'en' }, ...(options.inspect ? { inspect: options.inspect } : {}) },
   );
   app.start();
   started.push(app);
@@ -143,7 +187,10 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     social: { ...unavailableSocial, ...options.social },
     actors: { ...failingActors(), ...options.actors },
     notify: (notice) => void notices.push(notice),
-    navigate: (to) => void navigations.push(to),
+    navigate: (to, navigateOptions) => {
+      navigations.push(to);
+      options.navigate?.(to, navigateOptions);
+    },
     storeLoginTime: (at) => void loginTimes.push(at),
   };
   const user = userEvent.setup();
@@ -152,7 +199,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
       <ServicesContext.Provider value={services}>{ui}</ServicesContext.Provider>
     </TranslatorContext.Provider>,
   );
-  return { ...result, services, appEvents, notices, navigations, loginTimes, user };
+  return { ...result, services, appEvents, notices, navigations, loginTimes, user, appEffects };
 }
 
 export interface Deferred<T> {
