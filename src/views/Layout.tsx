@@ -229,6 +229,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const player = useSelector(app, (s) => s.matches('player'));
+  // While a saved session is being restored the header offers nothing, rather than a "Log in" that may
+  // not apply; while logging out, "Log out" is busy.
+  const booting = useSelector(app, (s) => s.matches('booting'));
+  const loggingOut = useSelector(app, (s) => s.matches({ player: 'loggingOut' }));
   // A new session starts the bell afresh: nothing of the last player's count survives.
   const accessToken = useSelector(app, (s) => s.context.accessToken);
   const language = useSelector(app, (s) => s.context.language);
@@ -274,11 +278,17 @@ export function Layout({ children }: { children: ReactNode }) {
           {player ? (
             <>
               <NotificationsButton key={accessToken ?? ''} onOpen={() => openDialog('notifications')} />
-              <Button type="button" variant="secondary" onClick={() => app.send({ type: 'LOGOUT' })}>
+              <Button
+                type="button"
+                variant="secondary"
+                disabled={loggingOut}
+                aria-busy={loggingOut}
+                onClick={() => app.send({ type: 'LOGOUT' })}
+              >
                 {t('nav.logout')}
               </Button>
             </>
-          ) : (
+          ) : booting ? null : (
             <>
               <Button type="button" variant="secondary" onClick={() => openDialog('login')}>
                 {t('nav.login')}

@@ -147,9 +147,17 @@ function seeApp(view: AppView, snapshot: AppSnapshot) {
   const header = within(screen.getByRole('banner'));
   expect((header.getByRole('combobox', { name: t('nav.language') }) as HTMLSelectElement).value).toBe(snapshot.context.language);
   const shown = (name: string) => header.queryByRole('button', { name }) !== null;
-  expect(shown(t('nav.login')), '"Log in" shown').toBe(!player);
-  expect(shown(t('nav.register')), '"Register" shown').toBe(!player);
+  // Restoring a saved session: neither a visitor's nor a player's buttons until it is known.
+  const visitor = snapshot.matches('visitor');
+  expect(shown(t('nav.login')), '"Log in" shown').toBe(visitor);
+  expect(shown(t('nav.register')), '"Register" shown').toBe(visitor);
   expect(shown(t('nav.logout')), '"Log out" shown').toBe(player);
+  if (player) {
+    const logout = header.getByRole('button', { name: t('nav.logout') }) as HTMLButtonElement;
+    const loggingOut = snapshot.matches({ player: 'loggingOut' });
+    expect(logout.disabled, '"Log out" busy while logging out').toBe(loggingOut);
+    expect(logout.getAttribute('aria-busy')).toBe(String(loggingOut));
+  }
   expect(shown(t('nav.notifications')), 'the bell shown').toBe(player);
 
   // Where the player is: the profile the path started on, or the lobby once the session ended.
@@ -210,9 +218,13 @@ describeModel('app', {
     'SESSION.EXPIRED': (view) => answeredCall(view, 401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED'),
     // The API client's 403 hook: another call (with the token) answered 403 USER_INACTIVE.
     'SESSION.INACTIVE': (view) => answeredCall(view, 403, 'USER_INACTIVE'),
-    LOGOUT: (view) => {
+    LOGOUT: async (view) => {
       const { t } = createTranslator(view.step.state.context.language);
-      return view.user.click(within(screen.getByRole('banner')).getByRole('button', { name: t('nav.logout') }));
+      const button = within(screen.getByRole('banner')).getByRole('button', { name: t('nav.logout') }) as HTMLButtonElement;
+      // While logging out the button is busy and cannot be clicked: a second LOGOUT can only come from
+      // elsewhere (another handler in the same tick), so it is sent as the header would have sent it.
+      if (button.disabled) act(() => view.harness.services.app.send({ type: 'LOGOUT' }));
+      else await view.user.click(button);
     },
     // As the profile flow will, once it saved the player's changes (no view sends it yet).
     'USER.UPDATED': async (view, event) => {
@@ -221,13 +233,13 @@ describeModel('app', {
     'LANGUAGE.CHANGE': (view, event) => view.user.selectOptions(screen.getByRole('combobox'), event.language),
   },
   states: {
-    // Restoring the saved session: the header is a visitor's until it is known; the profile is loading.
+    // Restoring the saved session: the header offers nothing until it is known; the profile is loading.
     booting: seeApp,
     visitor: seeApp,
     // The login's user shows while the profile is fetched again.
     'player.refreshing': seeApp,
     'player.ready': seeApp,
-    // The logout call is in flight: the player still sees the session (the header has no busy state).
+    // The logout call is in flight: the player still sees the session, "Log out" busy.
     'player.loggingOut': seeApp,
   },
 });
