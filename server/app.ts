@@ -225,6 +225,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     ajv: { customOptions: {} },
   });
   app.decorateRequest('auth', null);
+  app.decorateRequest('rawBody', null);
   // Only JSON and multipart bodies are accepted; anything else is 415.
   app.removeContentTypeParser('text/plain');
 
@@ -244,6 +245,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    req.rawBody = text;
     if (text === '') done(null, undefined);
     else parseJson(req, text, done);
   });
@@ -315,6 +317,19 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       return;
     }
     reply.code(404).type('application/json').send(envelope('NOT_FOUND', 404));
+  });
+
+  // The payment simulator calls the server's webhook where it listens, and mines blocks while it runs.
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (address && typeof address === 'object') {
+      const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+      ctx.listening.url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+    }
+    ctx.payments.start?.();
+  });
+  app.addHook('onClose', async () => {
+    await ctx.payments.stop?.();
   });
 
   await app.register(

@@ -27,6 +27,12 @@ export interface Config {
   logLevel: string;
   /** Per-IP and per-account limits on login, signup and password reset; off only for benchmarks. */
   rateLimit: boolean;
+  /** The payment provider adapter (server/providers/payment.ts); only the simulator exists so far. */
+  paymentProvider: 'simulator';
+  /** HMAC-SHA256 key of the provider's webhooks; a random one per start when not given (simulator only). */
+  paymentWebhookSecret: string | null;
+  /** The payment simulator mines a block (one more confirmation for each open transfer) this often; null: off. */
+  simulatorBlockMs: number | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -43,6 +49,12 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
   return parsed;
+}
+
+function paymentProvider(value: string | undefined): 'simulator' {
+  if (value === undefined || value === '' || value === 'simulator') return 'simulator';
+  // The CoinPayments adapter is not built yet: refuse to start rather than take deposits nobody can see.
+  throw new Error(`PAYMENT_PROVIDER must be simulator (the only adapter so far), got "${value}"`);
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -74,5 +86,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     validateResponses: flag(env.RESPONSE_VALIDATION) ?? !production,
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'warn'),
     rateLimit: flag(env.RATE_LIMIT) ?? true,
+    paymentProvider: paymentProvider(env.PAYMENT_PROVIDER),
+    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
+    simulatorBlockMs: env.SIMULATOR_BLOCK_MS ? positiveInt('SIMULATOR_BLOCK_MS', env.SIMULATOR_BLOCK_MS, 1) : null,
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -5,16 +6,29 @@ import type { Db } from './db/db.ts';
 import { createTokenService, loadJwtSecret } from './domain/tokens.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createMailTransport } from './providers/mail.ts';
+import { createSimulatorPaymentProvider } from './providers/payment-simulator.ts';
 
 export function createContext(config: Config, db: Db, overrides: Partial<AppContext> = {}): AppContext {
+  const now = overrides.now ?? (() => new Date());
+  const listening: AppContext['listening'] = overrides.listening ?? { url: null };
   return {
     config,
     db,
     mail: createMailTransport(config, db),
     tokens: createTokenService(loadJwtSecret(config.jwtSecret, config.dataDir), config.accessTokenTtlSeconds),
     limiter: config.rateLimit ? createRateLimiter() : { hit: () => null, reset: () => undefined },
-    now: () => new Date(),
+    now,
     uploadsDir: join(config.dataDir, 'uploads'),
+    payments: createSimulatorPaymentProvider({
+      db,
+      // The simulator signs and the server verifies in the same process: a per-start key will do.
+      secret: config.paymentWebhookSecret ?? randomBytes(32).toString('hex'),
+      now,
+      blockMs: config.simulatorBlockMs,
+      selfUrl: () => listening.url,
+      log: (message, error) => console.warn(message, error instanceof Error ? error.message : (error ?? '')),
+    }),
+    listening,
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from './db/db.ts';
 import type { TokenService } from './domain/tokens.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { MailTransport } from './providers/mail.ts';
+import type { PaymentProvider } from './providers/payment.ts';
 
 /** Everything a handler or domain function may use, built once at start and injected. */
 export interface AppContext {
@@ -15,4 +16,8 @@ export interface AppContext {
   now: () => Date;
   /** Where uploaded files are kept (documents, profile images). */
   uploadsDir: string;
+  /** Deposit addresses and signed webhooks (the simulator adapter, or a real provider). */
+  payments: PaymentProvider;
+  /** The server's own address once it listens (set by buildApp), for the simulator's webhooks. */
+  listening: { url: string | null };
 }

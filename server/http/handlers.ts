@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { casinoHandlers } from './casino.ts';
 import { commonHandlers } from './common.ts';
 import { documentHandlers } from './document.ts';
+import { paymentHandlers } from './payment.ts';
 import { responsibleGamblingHandlers } from './responsible-gambling.ts';
 import { simulatorHandlers } from './simulator.ts';
 import type { JsonHandlers, RawHandlers } from './types.ts';
@@ -21,6 +22,7 @@ export function createHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
       ...documentHandlers(ctx),
       ...responsibleGamblingHandlers(ctx),
       ...commonHandlers(ctx),
+      ...paymentHandlers(ctx),
       ...simulatorHandlers(ctx),
     },
     raw: { ...user.raw, ...casino.raw },

@@ -2,15 +2,65 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { reviewDocument } from '../domain/documents.ts';
 import { listMailbox } from '../providers/mail.ts';
+import { UnknownChainAddressError, UnknownChainTransferError, type ChainTransfer, type SimulatorPaymentProvider } from '../providers/payment-simulator.ts';
+import type { PaymentProvider } from '../providers/payment.ts';
+import { amountIssue } from '../../src/rules/amount.ts';
+import { formatAmount, parseAmount } from '../../src/money.ts';
+import { badRequest } from '../errors.ts';
 import { apiDocument } from './mappers.ts';
 import type { JsonHandlers } from './types.ts';
+
+function isSimulator(provider: PaymentProvider): provider is SimulatorPaymentProvider {
+  return provider.key === 'simulator';
+}
+
+function apiTransfer(transfer: ChainTransfer) {
+  return {
+    txId: transfer.txId,
+    address: transfer.address,
+    currencyCode: transfer.currencyCode,
+    amount: formatAmount(transfer.amount),
+    confirmations: transfer.confirmations,
+    settled: transfer.settled,
+    callbackStatus: transfer.lastCallbackStatus,
+  };
+}
 
 /** The simulator's side doors: outside simulator mode they do not exist. */
 export function simulatorHandlers(ctx: AppContext): JsonHandlers {
   const enabled = () => {
     if (!ctx.config.simulator) throw new ApiError(404, 'NOT_FOUND');
   };
+  /** The payment simulator's chain; with a real payment provider there is none. */
+  const chain = (): SimulatorPaymentProvider => {
+    enabled();
+    if (!isSimulator(ctx.payments)) throw new ApiError(404, 'NOT_FOUND');
+    return ctx.payments;
+  };
   return {
+    devChainTransfer: async ({ body }) => {
+      const simulator = chain();
+      const issue = amountIssue(body.amount);
+      if (issue) throw badRequest([{ field: 'amount', code: issue }]);
+      try {
+        const transfer = await simulator.transfer(body.address, parseAmount(body.amount));
+        return { txId: transfer.txId, transfer: apiTransfer(transfer) };
+      } catch (error) {
+        if (error instanceof UnknownChainAddressError) throw new ApiError(404, 'NOT_FOUND');
+        throw error;
+      }
+    },
+
+    devChainConfirm: async ({ body }) => {
+      const simulator = chain();
+      try {
+        return { transfer: apiTransfer(await simulator.confirm(body.txId, body.confirmations)) };
+      } catch (error) {
+        if (error instanceof UnknownChainTransferError) throw new ApiError(404, 'NOT_FOUND');
+        throw error;
+      }
+    },
+
     devGetMailbox: async ({ query }) => {
       enabled();
       return { messages: await listMailbox(ctx.db, query.to) };

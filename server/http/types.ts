@@ -49,5 +49,7 @@ export type RawHandlers = { [O in OperationId]?: RawHandler };
 declare module 'fastify' {
   interface FastifyRequest {
     auth: Auth | null;
+    /** The JSON body as received (payment webhooks are signed over these exact bytes); null without one. */
+    rawBody: string | null;
   }
 }

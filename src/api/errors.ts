@@ -80,6 +80,7 @@ const KNOWN_ERROR_CODES: Record<ErrorCode, true> = {
   MONTHLY_LOSS_LIMIT_EXCEEDED: true,
   INVALID_ADDRESS: true,
   SAME_PASSWORD: true,
+  INVALID_SIGNATURE: true,
 };
 
 export const ERROR_CODES: readonly ErrorCode[] = Object.keys(KNOWN_ERROR_CODES) as ErrorCode[];
@@ -152,7 +153,7 @@ export function errorMessageKey(code: string | null | undefined, fallback: FlowF
  * Field codes the server sends besides src/rules' RuleCode: its own checks (see `FieldError` in
  * openapi.yaml and server/http) that have no client-side rule.
  */
-export const SERVER_FIELD_CODES = ['documentLabel', 'duplicate', 'address.limit', 'selfExclusion.range', 'count', 'maxItems'] as const;
+export const SERVER_FIELD_CODES = ['documentLabel', 'duplicate', 'address.limit', 'selfExclusion.range', 'count', 'maxItems', 'mismatch'] as const;
 export type ServerFieldCode = (typeof SERVER_FIELD_CODES)[number];
 export type FieldCode = RuleCode | ServerFieldCode;
 
@@ -212,6 +213,7 @@ const RULE_MESSAGE_KEYS: Readonly<Record<FieldCode, MessageKey>> = {
   'selfExclusion.range': 'rules.selfExclusion.range',
   count: 'rules.count',
   maxItems: 'rules.maxItems',
+  mismatch: 'rules.mismatch',
 };
 
 /** For a code nobody catalogued (a schema keyword the server passes through, such as 'pattern'). */

@@ -1108,11 +1108,15 @@ export interface paths {
         put?: never;
         /**
          * Start a crypto deposit
-         * @description Returns the address to send `amount` of `currencyCode` to, on `network`. The wallet is
-         *     credited after `confirmations` network confirmations; amounts below `minDeposit` are neither
-         *     credited nor refunded. `amount` (greater than 0, at most 10000, up to 8 decimals) is checked
-         *     against the provider's limits and the player's deposit limits. `paymentProviderId` defaults to
-         *     the CoinPayments provider.
+         * @description Returns the address to send `amount` of `currencyCode` to, on `network`: the player's wallet
+         *     of that currency has one deposit address, the same on every call. A transfer to it shows in
+         *     the wallet's `pending` balance as soon as the provider reports it and is credited to
+         *     `available` after `confirmations` network confirmations, exactly once; amounts below
+         *     `minDeposit` are neither credited nor refunded (see `paymentWebhook`). `amount` (greater than
+         *     0, at most 10000, up to 8 decimals) is checked against the currency's minimum deposit and the
+         *     player's deposit limits: DEPOSIT_LIMIT_EXCEED when the deposits credited in the last day
+         *     (24 hours), week (7 days) or month (30 days) plus `amount` would pass that period's limit.
+         *     `paymentProviderId` defaults to the CoinPayments provider.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.max`, ...);
          *     401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type;
@@ -1120,8 +1124,7 @@ export interface paths {
          *     415 UNSUPPORTED_MEDIA_TYPE; 422 CURRENCY_NOT_AVAILABLE, PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED,
          *     PAYMENT_PROVIDER_LIMITS_NOT_EXISTS, MINIMUM_DEPOSIT_AMOUNT_LIMIT,
          *     MAXIMUM_DEPOSIT_AMOUNT_LIMIT, DEPOSIT_LIMIT_EXCEED; 500 INTERNAL_SERVER_ERROR,
-         *     PAYMENT_ERROR_PLEASE_CONTACT_ADMIN; 501 NOT_IMPLEMENTED; 502 COIN_PAYMENTS_SERVER_ERROR,
-         *     PAYMENT_ERROR.
+         *     PAYMENT_ERROR_PLEASE_CONTACT_ADMIN; 502 COIN_PAYMENTS_SERVER_ERROR, PAYMENT_ERROR.
          */
         post: operations["paymentDeposit"];
         delete?: never;
@@ -1159,6 +1162,43 @@ export interface paths {
          *     501 NOT_IMPLEMENTED; 502 COIN_PAYMENTS_SERVER_ERROR, PAYMENT_ERROR.
          */
         post: operations["paymentWithdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/webhook/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a payment provider's deposit notification
+         * @description Called by the payment provider (never by the SPA) whenever a transfer to one of the casino's
+         *     deposit addresses appears or gains confirmations; the body is the transfer's current state. The
+         *     signature (`X-Webhook-Signature`: hex HMAC-SHA256 of the raw body with the webhook secret) is
+         *     checked before anything else is read: a missing one is 400, a wrong one 401 INVALID_SIGNATURE,
+         *     and neither changes anything.
+         *
+         *     On the first notification of a transfer the amount shows at once in the wallet's `pending`
+         *     balance (a pending deposit transaction); once it has the site's `depositConfirmations` (6) it
+         *     moves to `available` (a completed deposit transaction), exactly once. An amount under the
+         *     currency's minimum deposit (0.00005 LTC) is recorded with status `below_minimum`: never
+         *     credited, never refunded (SPEC §9), and not shown in `pending` either, since it will never
+         *     clear. Notifications are state, not events: a replay, or one with fewer confirmations than
+         *     already seen, moves nothing and answers `changed: false`.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body or signature header missing, or the body
+         *     contradicts what was recorded for the transfer); 401 INVALID_SIGNATURE; 404 NOT_FOUND (not the
+         *     configured provider, or an address the casino never issued); 415 UNSUPPORTED_MEDIA_TYPE;
+         *     500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["paymentWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1593,6 +1633,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/chain/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send coins to a deposit address on the simulated chain
+         * @description Simulator only (404 NOT_FOUND when it is off). Plays a player sending `amount` to a deposit
+         *     address the payment simulator issued (from `paymentDeposit`): a new transfer with 0
+         *     confirmations, whose signed webhook the simulator sends to the server at once, so the amount
+         *     shows as pending. `callbackStatus` is the HTTP status the server's webhook answered (null when
+         *     it could not be reached).
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.decimals` finer than the
+         *     currency, ...); 404 NOT_FOUND (simulator off, or an address the simulator never issued);
+         *     415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["devChainTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/chain/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add confirmations to a simulated transfer
+         * @description Simulator only (404 NOT_FOUND when it is off). Adds `confirmations` to a transfer of the
+         *     simulated chain and sends its signed webhook, even when the server already settled it (a
+         *     replay, which moves nothing). With `SIMULATOR_BLOCK_MS` set, the simulator also mines a block
+         *     that often on its own: every transfer the server has not settled gains one confirmation.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 NOT_FOUND (simulator off, or no transfer with this
+         *     `txId`: nothing changes); 415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["devChainConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1642,12 +1736,13 @@ export interface components {
          *     SOCIAL_LOGIN_FAILED, SOCIAL_LOGIN_NOT_CONFIGURED, DOCUMENT_ALREADY_SUBMITTED,
          *     PROFILE_INCOMPLETE, DAILY_LOSS_LIMIT_EXCEEDED, WEEKLY_LOSS_LIMIT_EXCEEDED,
          *     MONTHLY_LOSS_LIMIT_EXCEEDED, INVALID_ADDRESS (withdrawal address not valid for the network),
-         *     SAME_PASSWORD (a reset to the current password).
+         *     SAME_PASSWORD (a reset to the current password), INVALID_SIGNATURE (a payment webhook whose
+         *     signature does not match).
          *
          *     Status per code: see the table in the API description.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_OR_EMAIL_ALREADY_EXISTS" | "WRONG_PASSWORD" | "USER_DOES_NOT_EXISTS" | "PLEASE_CHECK_REQUEST_DATA" | "INTERNAL_SERVER_ERROR" | "RESPONSE_VALIDATION_FAILED" | "USER_INACTIVE" | "EMAIL_NOT_VERIFIED" | "SESSION_EXPIRED" | "USERNAME_IS_TAKEN" | "INVALID_VALUE" | "NOT_ENOUGH_AMOUNT" | "INVALID_BONUS_ID" | "INVALID_BONUS" | "BONUS_ALREADY_ACTIVE" | "CASHOUT_NOT_ALLOWED" | "FILE_FORMAT_NOT_SUPPORTED" | "DAILY_BET_LIMIT_EXCEEDED" | "WEEKLY_BET_LIMIT_EXCEEDED" | "MONTHLY_BET_LIMIT_EXCEEDED" | "ADDRESS_ALREADY_EXISTS" | "INSUFFICIENT_BALANCE" | "BONUS_ALREADY_AVAILED" | "EMAIL_ALREADY_VERIFIED" | "REFERRAL_CODE_NOT_FOUND" | "User_Not_Exists_Error_Type" | "GAME_NOT_FOUND_ERROR" | "COIN_PAYMENTS_SERVER_ERROR" | "PAYMENT_ERROR" | "PAYMENT_ERROR_PLEASE_CONTACT_ADMIN" | "MINIMUM_WITHDRAW_AMOUNT_LIMIT" | "MAXIMUM_WITHDRAW_AMOUNT_LIMIT" | "MINIMUM_DEPOSIT_AMOUNT_LIMIT" | "MAXIMUM_DEPOSIT_AMOUNT_LIMIT" | "PAYMENT_PROVIDER_LIMITS_NOT_EXISTS" | "PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED" | "PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "PHONE_IS_TAKEN" | "CURRENCY_NOT_AVAILABLE" | "REFERRAL_LIMIT_EXCEEDED" | "DEPOSIT_LIMIT_EXCEED" | "WITHDRAWAL_REQUEST_IN_PENDING" | "ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED" | "SELF_EXCLUDED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "NOT_IMPLEMENTED" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_TOKEN" | "SOCIAL_LOGIN_FAILED" | "SOCIAL_LOGIN_NOT_CONFIGURED" | "DOCUMENT_ALREADY_SUBMITTED" | "PROFILE_INCOMPLETE" | "DAILY_LOSS_LIMIT_EXCEEDED" | "WEEKLY_LOSS_LIMIT_EXCEEDED" | "MONTHLY_LOSS_LIMIT_EXCEEDED" | "INVALID_ADDRESS" | "SAME_PASSWORD";
+        ErrorCode: "USERNAME_OR_EMAIL_ALREADY_EXISTS" | "WRONG_PASSWORD" | "USER_DOES_NOT_EXISTS" | "PLEASE_CHECK_REQUEST_DATA" | "INTERNAL_SERVER_ERROR" | "RESPONSE_VALIDATION_FAILED" | "USER_INACTIVE" | "EMAIL_NOT_VERIFIED" | "SESSION_EXPIRED" | "USERNAME_IS_TAKEN" | "INVALID_VALUE" | "NOT_ENOUGH_AMOUNT" | "INVALID_BONUS_ID" | "INVALID_BONUS" | "BONUS_ALREADY_ACTIVE" | "CASHOUT_NOT_ALLOWED" | "FILE_FORMAT_NOT_SUPPORTED" | "DAILY_BET_LIMIT_EXCEEDED" | "WEEKLY_BET_LIMIT_EXCEEDED" | "MONTHLY_BET_LIMIT_EXCEEDED" | "ADDRESS_ALREADY_EXISTS" | "INSUFFICIENT_BALANCE" | "BONUS_ALREADY_AVAILED" | "EMAIL_ALREADY_VERIFIED" | "REFERRAL_CODE_NOT_FOUND" | "User_Not_Exists_Error_Type" | "GAME_NOT_FOUND_ERROR" | "COIN_PAYMENTS_SERVER_ERROR" | "PAYMENT_ERROR" | "PAYMENT_ERROR_PLEASE_CONTACT_ADMIN" | "MINIMUM_WITHDRAW_AMOUNT_LIMIT" | "MAXIMUM_WITHDRAW_AMOUNT_LIMIT" | "MINIMUM_DEPOSIT_AMOUNT_LIMIT" | "MAXIMUM_DEPOSIT_AMOUNT_LIMIT" | "PAYMENT_PROVIDER_LIMITS_NOT_EXISTS" | "PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED" | "PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "PHONE_IS_TAKEN" | "CURRENCY_NOT_AVAILABLE" | "REFERRAL_LIMIT_EXCEEDED" | "DEPOSIT_LIMIT_EXCEED" | "WITHDRAWAL_REQUEST_IN_PENDING" | "ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED" | "SELF_EXCLUDED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "NOT_IMPLEMENTED" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_TOKEN" | "SOCIAL_LOGIN_FAILED" | "SOCIAL_LOGIN_NOT_CONFIGURED" | "DOCUMENT_ALREADY_SUBMITTED" | "PROFILE_INCOMPLETE" | "DAILY_LOSS_LIMIT_EXCEEDED" | "WEEKLY_LOSS_LIMIT_EXCEEDED" | "MONTHLY_LOSS_LIMIT_EXCEEDED" | "INVALID_ADDRESS" | "SAME_PASSWORD" | "INVALID_SIGNATURE";
         SuccessEnvelope: {
             data: {
                 /** @constant */
@@ -1732,6 +1827,50 @@ export interface components {
         NullableAmount: components["schemas"]["Amount"] | null;
         /** @description A percentage as a decimal string ("96.5" means 96.5 %). */
         Percentage: string;
+        /** @description The payment provider's id of a transfer (a chain transaction hash for the simulator). */
+        ChainTxId: string;
+        /**
+         * @description pending: seen, waiting for confirmations (in the wallet's `pending`); credited: moved to
+         *     `available`; below_minimum: under the minimum deposit, recorded but never credited or refunded.
+         * @enum {string}
+         */
+        DepositStatus: "pending" | "credited" | "below_minimum";
+        /**
+         * @description A deposit notification: the current state of one incoming transfer. The simulator sends this
+         *     form; a real provider's adapter reads its own form into the same fields.
+         */
+        PaymentWebhook: {
+            /** @enum {string} */
+            type: "deposit";
+            txId: components["schemas"]["ChainTxId"];
+            address: components["schemas"]["CryptoAddress"];
+            currencyCode: components["schemas"]["CurrencyCode"];
+            amount: components["schemas"]["Amount"];
+            confirmations: number;
+        };
+        WebhookDeposit: {
+            txId: components["schemas"]["ChainTxId"];
+            address: components["schemas"]["CryptoAddress"];
+            currencyCode: components["schemas"]["CurrencyCode"];
+            amount: components["schemas"]["Amount"];
+            confirmations: number;
+            requiredConfirmations: number;
+            status: components["schemas"]["DepositStatus"];
+            /** @description False when the notification moved nothing (a replay, or nothing new). */
+            changed: boolean;
+        };
+        /** @description A transfer on the payment simulator's chain. */
+        ChainTransfer: {
+            txId: components["schemas"]["ChainTxId"];
+            address: components["schemas"]["CryptoAddress"];
+            currencyCode: components["schemas"]["CurrencyCode"];
+            amount: components["schemas"]["Amount"];
+            confirmations: number;
+            /** @description The server answered a webhook with a final status; mined blocks stop calling back. */
+            settled: boolean;
+            /** @description HTTP status of the last webhook delivery; null when the server could not be reached. */
+            callbackStatus: number | null;
+        };
         /** @description A currency ticker such as LTC. */
         CurrencyCode: string;
         /** @description ISO 3166-1 alpha-2 country code. */
@@ -3861,7 +4000,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -3914,6 +4052,57 @@ export interface operations {
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    paymentWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
+                "x-webhook-signature": string;
+            };
+            path: {
+                /** @description The payment provider adapter sending the notification. */
+                provider: "simulator" | "coinpayments";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentWebhook"];
+            };
+        };
+        responses: {
+            /** @description The notification was taken; the deposit's state after it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            deposit: components["schemas"]["WebhookDeposit"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description The webhook's signature does not match its body (or the webhook secret). Code:
+             *     INVALID_SIGNATURE. Nothing was changed.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     bonusList: {
@@ -4494,6 +4683,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuccessEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    devChainTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    address: components["schemas"]["CryptoAddress"];
+                    amount: components["schemas"]["Amount"];
+                };
+            };
+        };
+        responses: {
+            /** @description The transfer, after its webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            txId: components["schemas"]["ChainTxId"];
+                            transfer: components["schemas"]["ChainTransfer"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    devChainConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    txId: components["schemas"]["ChainTxId"];
+                    confirmations: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The transfer, after its webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            transfer: components["schemas"]["ChainTransfer"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

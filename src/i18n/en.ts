@@ -199,6 +199,7 @@ export const en = {
       MONTHLY_LOSS_LIMIT_EXCEEDED: 'Monthly loss limit exceeded',
       INVALID_ADDRESS: 'This address is not valid for the selected network.',
       SAME_PASSWORD: 'The new password must be different from the current one.',
+      INVALID_SIGNATURE: 'The payment notification could not be verified.',
     },
   },
 
@@ -280,6 +281,7 @@ export const en = {
     duplicate: 'This document type is listed more than once',
     count: 'Each file needs a document type',
     maxItems: 'Too many files',
+    mismatch: 'Does not match our records',
     selfExclusion: {
       range: 'Choose an end between one day and five years from now',
     },

@@ -191,6 +191,7 @@ export const es: Dictionary = {
       MONTHLY_LOSS_LIMIT_EXCEEDED: 'Límite mensual de pérdidas superado',
       INVALID_ADDRESS: 'Esta dirección no es válida para la red seleccionada.',
       SAME_PASSWORD: 'La nueva contraseña debe ser distinta de la actual.',
+      INVALID_SIGNATURE: 'No se pudo verificar la notificación de pago.',
     },
   },
 
@@ -267,6 +268,7 @@ export const es: Dictionary = {
     duplicate: 'Este tipo de documento aparece más de una vez',
     count: 'Cada archivo necesita un tipo de documento',
     maxItems: 'Demasiados archivos',
+    mismatch: 'No coincide con nuestros registros',
     selfExclusion: {
       range: 'Elige un final entre un día y cinco años a partir de ahora',
     },

@@ -191,6 +191,7 @@ export const pt: Dictionary = {
       MONTHLY_LOSS_LIMIT_EXCEEDED: 'Limite mensal de perdas excedido',
       INVALID_ADDRESS: 'Este endereço não é válido para a rede selecionada.',
       SAME_PASSWORD: 'A nova senha tem de ser diferente da atual.',
+      INVALID_SIGNATURE: 'Não foi possível verificar a notificação de pagamento.',
     },
   },
 
@@ -267,6 +268,7 @@ export const pt: Dictionary = {
     duplicate: 'Este tipo de documento aparece mais do que uma vez',
     count: 'Cada arquivo precisa de um tipo de documento',
     maxItems: 'Demasiados arquivos',
+    mismatch: 'Não corresponde aos nossos registros',
     selfExclusion: {
       range: 'Escolha um fim entre um dia e cinco anos a partir de agora',
     },

@@ -1,0 +1,316 @@
+import { formatAmount, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { amountIssue } from '../../src/rules/amount.ts';
+import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
+import type { AppContext } from '../context.ts';
+import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import type { DepositNotification } from '../providers/payment.ts';
+import { getSettings } from './common.ts';
+import { currencyStep, idempotency, postTransaction, systemAccount, transfer, walletAccount, type LedgerTransaction } from './ledger.ts';
+import { currentLimit } from './limits.ts';
+import { findWallet } from './wallets.ts';
+
+/**
+ * Crypto deposits (SPEC §9): a deposit address per wallet from the payment provider, and the provider's
+ * notifications turned into ledger postings.
+ *
+ * - First sight of a transfer at or above the currency's minimum deposit: provider_clearing → the wallet's
+ *   pending account (a visible pending deposit), idempotency key `<txId>:pending`.
+ * - Once it has settings.depositConfirmations: pending → available (a visible completed deposit), key
+ *   `<txId>:credit`; the deposit row turns `credited` in the same database transaction, so it happens once.
+ * - Under the minimum: the row is `below_minimum`, never credited, never refunded, and kept out of the
+ *   pending balance (it would never clear). Once confirmed the coins sit at the provider with nobody owed
+ *   them: provider_clearing → adjustments (internal, key `<txId>:below_minimum`), so the books still show
+ *   what the provider holds.
+ * Notifications carry state, not events: a replay moves nothing.
+ */
+
+export type DepositStatus = 'pending' | 'credited' | 'below_minimum';
+
+/** Deposit limits are kept in LTC (server/http/responsible-gambling.ts); other currencies are not converted. */
+export const LIMITS_CURRENCY = 'LTC';
+
+const PERIOD_MS: Record<LimitPeriod, number> = {
+  daily: 24 * 60 * 60_000,
+  weekly: 7 * 24 * 60 * 60_000,
+  monthly: 30 * 24 * 60 * 60_000,
+};
+
+export interface DepositAddressView {
+  address: string;
+  network: string;
+  currencyCode: string;
+  amount: string;
+  minDeposit: string;
+  confirmations: number;
+}
+
+interface CurrencyRow {
+  id: number;
+  code: string;
+  network: string;
+  decimals: number;
+  min_deposit: string;
+  enabled: boolean;
+}
+
+/** The player's deposits credited since `since`, in units. */
+async function creditedSince(db: Queryable, userId: number, currencyId: number, since: Date): Promise<bigint> {
+  const row = await one<{ total: string }>(
+    db,
+    `SELECT coalesce(sum(amount), 0) AS total FROM deposits
+     WHERE user_id = $1 AND currency_id = $2 AND status = 'credited' AND credited_at > $3`,
+    [userId, currencyId, since],
+  );
+  return parseSignedAmount(row.total);
+}
+
+/** Refuses a deposit that would take the player past a deposit limit (rolling day, week and month). */
+async function assertWithinDepositLimits(ctx: AppContext, userId: number, currency: CurrencyRow, amount: bigint): Promise<void> {
+  if (currency.code !== LIMITS_CURRENCY) return;
+  const now = ctx.now();
+  for (const period of LIMIT_PERIODS) {
+    const limit = await currentLimit(ctx.db, userId, 'deposit', period, now);
+    if (limit === null) continue;
+    const deposited = await creditedSince(ctx.db, userId, currency.id, new Date(now.getTime() - PERIOD_MS[period]));
+    if (deposited + amount > limit) throw new ApiError(422, 'DEPOSIT_LIMIT_EXCEED');
+  }
+}
+
+/** The URL the provider must call for this server's webhooks. */
+function webhookUrl(ctx: AppContext): string {
+  // A real provider needs the public address; the simulator runs in this process and calls the server
+  // wherever it listens (see SimulatorOptions.selfUrl).
+  const base = ctx.payments.key === 'simulator' ? (ctx.listening.url ?? ctx.config.publicUrl) : ctx.config.publicUrl;
+  return `${base}/api/v1/payment/webhook/${ctx.payments.key}`;
+}
+
+/**
+ * paymentDeposit: checks the request, then returns the wallet's deposit address, asking the provider for
+ * one on the first call. Not inside a database transaction: the provider may take its time (and the
+ * simulator writes through the same database); two concurrent first calls keep the first address stored.
+ */
+export async function requestDepositAddress(
+  ctx: AppContext,
+  userId: number,
+  input: { amount: string; currencyCode: string; paymentProviderId?: number },
+): Promise<DepositAddressView> {
+  const issue = amountIssue(input.amount, { maxUnits: MAX_TRANSFER_AMOUNT });
+  if (issue) throw badRequest([{ field: 'amount', code: issue }]);
+  const amount = parseAmount(input.amount);
+
+  const provider = await maybeOne<{ id: number; deposit_allowed: boolean }>(
+    ctx.db,
+    input.paymentProviderId === undefined
+      ? "SELECT id, deposit_allowed FROM payment_providers WHERE key = 'coinpayments' AND active"
+      : 'SELECT id, deposit_allowed FROM payment_providers WHERE id = $1 AND active',
+    input.paymentProviderId === undefined ? [] : [input.paymentProviderId],
+  );
+  if (!provider) throw new ApiError(404, 'NOT_FOUND');
+  if (!provider.deposit_allowed) throw new ApiError(422, 'PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED');
+
+  const currency = await maybeOne<CurrencyRow>(
+    ctx.db,
+    'SELECT id, code, network, decimals, min_deposit, enabled FROM currencies WHERE code = $1',
+    [input.currencyCode],
+  );
+  const wallet = currency?.enabled ? await findWallet(ctx.db, userId, currency.code) : undefined;
+  if (!currency || !wallet) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+  const minDeposit = parseSignedAmount(currency.min_deposit);
+  if (amount < minDeposit) throw new ApiError(422, 'MINIMUM_DEPOSIT_AMOUNT_LIMIT');
+  if (amount % currencyStep(currency.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);
+  await assertWithinDepositLimits(ctx, userId, currency, amount);
+
+  const settings = await getSettings(ctx.db);
+  const view = (address: string, network: string): DepositAddressView => ({
+    address,
+    network,
+    currencyCode: currency.code,
+    amount: formatAmount(amount),
+    minDeposit: formatAmount(minDeposit),
+    confirmations: settings.depositConfirmations,
+  });
+  const findAddress = () =>
+    maybeOne<{ address: string; network: string }>(ctx.db, 'SELECT address, network FROM deposit_addresses WHERE wallet_id = $1 AND provider = $2', [
+      wallet.walletId,
+      ctx.payments.key,
+    ]);
+  const existing = await findAddress();
+  if (existing) return view(existing.address, existing.network);
+
+  const url = webhookUrl(ctx);
+  const created = await ctx.payments.createDepositAddress({ walletId: wallet.walletId, currencyCode: currency.code, network: currency.network, webhookUrl: url });
+  await ctx.db.query(
+    `INSERT INTO deposit_addresses (wallet_id, provider, address, network, webhook_url, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (wallet_id, provider) DO NOTHING`,
+    [wallet.walletId, ctx.payments.key, created.address, created.network, url, ctx.now()],
+  );
+  const stored = await findAddress();
+  if (!stored) throw new Error(`deposit address of wallet ${wallet.walletId} vanished`);
+  return view(stored.address, stored.network);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Notifications
+
+export interface DepositView {
+  txId: string;
+  address: string;
+  currencyCode: string;
+  amount: string;
+  confirmations: number;
+  requiredConfirmations: number;
+  status: DepositStatus;
+  /** False when the notification moved nothing. */
+  changed: boolean;
+}
+
+interface DepositRow {
+  id: number;
+  wallet_id: number;
+  user_id: number;
+  currency_id: number;
+  amount: string;
+  confirmations: number;
+  status: DepositStatus;
+  pending_transaction_id: number | null;
+  settled_transaction_id: number | null;
+}
+
+/**
+ * Where a deposit bonus will hook in (bonuses come later): called once per deposit, inside the database
+ * transaction that credited it, after the credit was posted.
+ */
+export async function onDepositCredited(
+  _tx: Queryable,
+  _deposit: { depositId: number; userId: number; walletId: number; currencyId: number; amount: bigint; credit: LedgerTransaction },
+): Promise<void> {
+  // No deposit bonus yet.
+}
+
+/**
+ * Applies one verified notification of the provider `provider`. Everything happens in one database
+ * transaction with the deposit row locked, so concurrent or replayed notifications of one transfer queue
+ * and the later ones find nothing left to do.
+ */
+export async function applyDepositNotification(ctx: AppContext, provider: string, notification: DepositNotification): Promise<DepositView> {
+  const settings = await getSettings(ctx.db);
+  const required = settings.depositConfirmations;
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const target = await maybeOne<{ id: number; wallet_id: number; user_id: number; currency_id: number; code: string; decimals: number; min_deposit: string }>(
+      tx,
+      `SELECT d.id, d.wallet_id, w.user_id, w.currency_id, c.code, c.decimals, c.min_deposit
+       FROM deposit_addresses d JOIN wallets w ON w.id = d.wallet_id JOIN currencies c ON c.id = w.currency_id
+       WHERE d.provider = $1 AND d.address = $2`,
+      [provider, notification.address],
+    );
+    if (!target) throw new ApiError(404, 'NOT_FOUND');
+    if (target.code !== notification.currencyCode) throw badRequest([{ field: 'currencyCode', code: 'mismatch' }]);
+    if (notification.amount <= 0n) throw badRequest([{ field: 'amount', code: 'amount.positive' }]);
+    if (notification.amount % currencyStep(target.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);
+    const belowMinimum = notification.amount < parseSignedAmount(target.min_deposit);
+
+    const inserted = await tx.query<{ id: number }>(
+      `INSERT INTO deposits (provider, provider_tx_id, deposit_address_id, wallet_id, user_id, currency_id, amount, confirmations, status,
+         created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) ON CONFLICT (provider, provider_tx_id) DO NOTHING RETURNING id`,
+      [
+        provider,
+        notification.txId,
+        target.id,
+        target.wallet_id,
+        target.user_id,
+        target.currency_id,
+        formatAmount(notification.amount),
+        notification.confirmations,
+        belowMinimum ? 'below_minimum' : 'pending',
+        now,
+      ],
+    );
+    let changed = inserted.length > 0;
+    const deposit = await one<DepositRow & { deposit_address_id: number }>(
+      tx,
+      `SELECT id, wallet_id, user_id, currency_id, amount, confirmations, status, pending_transaction_id, settled_transaction_id, deposit_address_id
+       FROM deposits WHERE provider = $1 AND provider_tx_id = $2 FOR UPDATE`,
+      [provider, notification.txId],
+    );
+    // A transfer's address and amount never change: a notification that says otherwise is refused whole.
+    if (deposit.deposit_address_id !== target.id) throw badRequest([{ field: 'address', code: 'mismatch' }]);
+    const amount = parseSignedAmount(deposit.amount);
+    if (amount !== notification.amount) throw badRequest([{ field: 'amount', code: 'mismatch' }]);
+
+    let confirmations = deposit.confirmations;
+    if (notification.confirmations > confirmations) {
+      confirmations = notification.confirmations;
+      changed = true;
+    }
+    let status = deposit.status;
+    let pendingId = deposit.pending_transaction_id;
+    let settledId = deposit.settled_transaction_id;
+    let creditedAt: Date | null = null;
+    const wallet = (kind: 'pending' | 'available') => walletAccount(deposit.wallet_id, kind);
+    const clearing = systemAccount(deposit.currency_id, 'provider_clearing');
+
+    if (status === 'pending' && pendingId === null) {
+      const posted = await postTransaction(tx, {
+        kind: 'deposit.pending',
+        at: now,
+        legs: transfer(clearing, wallet('pending'), amount),
+        idempotency: idempotency.deposit(provider, `${notification.txId}:pending`),
+        visible: { walletId: deposit.wallet_id, type: 'deposit', actionType: 'deposit', status: 'pending', amount },
+      });
+      pendingId = posted.transaction.id;
+      changed = true;
+    }
+    if (status === 'pending' && confirmations >= required) {
+      const posted = await postTransaction(tx, {
+        kind: 'deposit.credit',
+        at: now,
+        legs: transfer(wallet('pending'), wallet('available'), amount),
+        idempotency: idempotency.deposit(provider, `${notification.txId}:credit`),
+        visible: { walletId: deposit.wallet_id, type: 'deposit', actionType: 'deposit', status: 'completed', amount },
+        relatedTransactionId: pendingId,
+      });
+      settledId = posted.transaction.id;
+      status = 'credited';
+      creditedAt = now;
+      changed = true;
+      await onDepositCredited(tx, {
+        depositId: deposit.id,
+        userId: deposit.user_id,
+        walletId: deposit.wallet_id,
+        currencyId: deposit.currency_id,
+        amount,
+        credit: posted.transaction,
+      });
+    }
+    if (status === 'below_minimum' && settledId === null && confirmations >= required) {
+      const posted = await postTransaction(tx, {
+        kind: 'deposit.below_minimum',
+        at: now,
+        legs: transfer(clearing, systemAccount(deposit.currency_id, 'adjustments'), amount),
+        idempotency: idempotency.deposit(provider, `${notification.txId}:below_minimum`),
+      });
+      settledId = posted.transaction.id;
+      changed = true;
+    }
+    if (changed) {
+      await tx.query(
+        `UPDATE deposits SET confirmations = $2, status = $3, pending_transaction_id = $4, settled_transaction_id = $5,
+           credited_at = coalesce(credited_at, $6), updated_at = $7 WHERE id = $1`,
+        [deposit.id, confirmations, status, pendingId, settledId, creditedAt, now],
+      );
+    }
+    return {
+      txId: notification.txId,
+      address: notification.address,
+      currencyCode: target.code,
+      amount: formatAmount(amount),
+      confirmations,
+      requiredConfirmations: required,
+      status,
+      changed,
+    };
+  });
+}

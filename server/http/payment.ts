@@ -1,0 +1,25 @@
+import type { AppContext } from '../context.ts';
+import { applyDepositNotification, requestDepositAddress } from '../domain/deposits.ts';
+import { ApiError } from '../errors.ts';
+import { WebhookSignatureError } from '../providers/payment.ts';
+import { player } from './auth-guard.ts';
+import type { JsonHandlers } from './types.ts';
+
+export function paymentHandlers(ctx: AppContext): JsonHandlers {
+  return {
+    paymentDeposit: async (input) => requestDepositAddress(ctx, player(input).userId, input.body),
+
+    paymentWebhook: async ({ params, req, body }) => {
+      // Only the configured provider's webhooks exist; the signature is checked before the body is used.
+      if (params.provider !== ctx.payments.key) throw new ApiError(404, 'NOT_FOUND');
+      let notification;
+      try {
+        notification = ctx.payments.parseWebhook({ rawBody: req.rawBody ?? '', headers: req.headers, body });
+      } catch (error) {
+        if (error instanceof WebhookSignatureError) throw new ApiError(401, 'INVALID_SIGNATURE');
+        throw error;
+      }
+      return { deposit: await applyDepositNotification(ctx, ctx.payments.key, notification) };
+    },
+  };
+}

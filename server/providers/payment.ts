@@ -1,0 +1,85 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The payment-provider boundary. The casino never talks to a blockchain: a provider gives each wallet a
+ * deposit address (with a per-address webhook URL) and calls that URL, signed, whenever a transfer to it
+ * appears or gains confirmations. Two adapters fit this shape:
+ * - `simulator` (server/providers/payment-simulator.ts): keeps its own chain in the database and calls
+ *   the server's webhook over real HTTP, exactly as a remote provider would;
+ * - `coinpayments` (to come): CoinPayments API v2, whose deposit addresses take a webhook URL each and
+ *   whose webhooks are signed with HMAC-SHA256.
+ *
+ * The server side (server/domain/deposits.ts) only sees {@link DepositNotification}s: what arrived, where,
+ * and how many confirmations it has now. Notifications are state, not events: a replay or a late
+ * duplicate carries the same state and moves nothing.
+ */
+
+export type PaymentProviderKey = 'simulator' | 'coinpayments';
+
+export interface DepositAddressRequest {
+  /** The casino's wallet the address pays into (for the provider's label; the server keeps the mapping). */
+  walletId: number;
+  currencyCode: string;
+  network: string;
+  /** Where the provider must send this address's webhooks. */
+  webhookUrl: string;
+}
+
+export interface DepositAddress {
+  address: string;
+  network: string;
+}
+
+/** One incoming transfer as the provider sees it now. */
+export interface DepositNotification {
+  /** The provider's id of the transfer (a chain transaction id): the deposit's idempotency key. */
+  txId: string;
+  address: string;
+  currencyCode: string;
+  /** Units of 1e-8 (src/money.ts). */
+  amount: bigint;
+  confirmations: number;
+}
+
+export interface WebhookRequest {
+  /** The body exactly as received: signatures are over these bytes, not over re-serialised JSON. */
+  rawBody: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed body (already checked against openapi.yaml). */
+  body: unknown;
+}
+
+/** The webhook's signature is missing or wrong: refused before anything is read from it. */
+export class WebhookSignatureError extends Error {
+  override readonly name = 'WebhookSignatureError';
+}
+
+export interface PaymentProvider {
+  readonly key: PaymentProviderKey;
+  /** A new address for the wallet; the server asks once per wallet and keeps it. */
+  createDepositAddress(request: DepositAddressRequest): Promise<DepositAddress>;
+  /**
+   * Verifies a webhook's signature and reads its notification. Throws {@link WebhookSignatureError} when
+   * the signature does not match; nothing may be trusted (or changed) before this returns.
+   */
+  parseWebhook(request: WebhookRequest): DepositNotification;
+  /** Background work (the simulator's block timer); called once the server listens. */
+  start?(): void;
+  /** Stops background work; called when the server closes. */
+  stop?(): Promise<void>;
+}
+
+/** The header that carries a webhook's signature: hex HMAC-SHA256 of the raw body. */
+export const WEBHOOK_SIGNATURE_HEADER = 'x-webhook-signature';
+
+export function signWebhook(secret: string, rawBody: string): string {
+  return createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of a received signature with the expected one. */
+export function verifyWebhookSignature(secret: string, rawBody: string, received: string | string[] | undefined): boolean {
+  if (typeof received !== 'string') return false;
+  const expected = Buffer.from(signWebhook(secret, rawBody), 'hex');
+  const given = /^[0-9a-fA-F]{64}$/.test(received) ? Buffer.from(received, 'hex') : null;
+  return given !== null && given.length === expected.length && timingSafeEqual(given, expected);
+}

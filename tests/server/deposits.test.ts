@@ -1,0 +1,311 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { verifyLedger } from '../../server/domain/ledger.ts';
+import { signWebhook } from '../../server/providers/payment.ts';
+import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import { createTestDb } from '../helpers/db.ts';
+
+/**
+ * Crypto deposits end to end through HTTP: the player asks for an address (paymentDeposit), the payment
+ * simulator's chain receives a transfer (/dev/chain/transfer) and confirmations (/dev/chain/confirm), and
+ * the simulator calls the server's webhook over real HTTP with signed payloads, so the server listens on
+ * a loopback port here. Webhooks are also sent by hand (replays, bad signatures). The server's clock
+ * moves only when a test moves it; after each test the ledger must prove itself.
+ */
+
+const SECRET = 'deposit-test-webhook-secret';
+const DAY = 24 * 60 * 60_000;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => server.close());
+afterEach(async () => {
+  const report = await verifyLedger(server.db);
+  expect(report.ok, JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(true);
+});
+
+type Player = Awaited<ReturnType<typeof registeredPlayer>>;
+
+async function depositAddress(player: Player, amount = '0.5'): Promise<string> {
+  const res = await server.call('paymentDeposit', { token: player.token, body: { amount, currencyCode: 'LTC' } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.address as string;
+}
+
+async function ltcWallet(player: Player): Promise<{ available: string; pending: string }> {
+  const res = await server.call('userGetWallets', { token: player.token });
+  expect(res.status).toBe(200);
+  const wallet = (res.body.data.wallets as { currencyCode: string; available: string; pending: string }[]).find((w) => w.currencyCode === 'LTC');
+  if (!wallet) throw new Error('no LTC wallet');
+  return { available: wallet.available, pending: wallet.pending };
+}
+
+async function send(address: string, amount: string): Promise<string> {
+  const res = await server.call('devChainTransfer', { body: { address, amount } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.data.transfer).toMatchObject({ address, amount, confirmations: 0, callbackStatus: 200 });
+  return res.body.data.txId as string;
+}
+
+async function confirm(txId: string, confirmations: number) {
+  const res = await server.call('devChainConfirm', { body: { txId, confirmations } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.data.transfer.callbackStatus).toBe(200);
+  return res.body.data.transfer;
+}
+
+function webhook(body: Record<string, unknown>, signature: string | null, provider = 'simulator') {
+  const payload = JSON.stringify(body);
+  return server.call('paymentWebhook', {
+    params: { provider },
+    raw: { payload, contentType: 'application/json' },
+    headers: signature === null ? {} : { 'x-webhook-signature': signature },
+  });
+}
+
+const signed = (body: Record<string, unknown>, secret = SECRET) => webhook(body, signWebhook(secret, JSON.stringify(body)));
+
+async function ledgerTransactionCount(): Promise<number> {
+  const rows = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger_transactions');
+  return rows[0]!.n;
+}
+
+describe('deposit address', () => {
+  it('is the same on every call, for the wallet of the currency', async () => {
+    const player = await registeredPlayer(server);
+    const first = await server.call('paymentDeposit', { token: player.token, body: { amount: '0.5', currencyCode: 'LTC', paymentProviderId: 1 } });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ network: 'Litecoin', currencyCode: 'LTC', amount: '0.5', minDeposit: '0.00005', confirmations: 6 });
+    expect(first.body.data.address).toMatch(/^ltc1q/);
+    expect(await depositAddress(player, '2')).toBe(first.body.data.address);
+    const other = await registeredPlayer(server);
+    expect(await depositAddress(other)).not.toBe(first.body.data.address);
+  });
+
+  it('refuses amounts under the minimum, unknown providers, disabled deposits and bad amounts', async () => {
+    const player = await registeredPlayer(server);
+    const call = (body: Record<string, unknown>) => server.call('paymentDeposit', { token: player.token, body: { currencyCode: 'LTC', ...body } });
+    const below = await call({ amount: '0.00004' });
+    expect([below.status, below.body.errors[0].description]).toEqual([422, 'MINIMUM_DEPOSIT_AMOUNT_LIMIT']);
+    const unknown = await call({ amount: '0.5', paymentProviderId: 999 });
+    expect([unknown.status, unknown.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
+    const zero = await call({ amount: '0' });
+    expect(zero.status).toBe(400);
+    expect(zero.body.errors[0].fields).toEqual([{ field: 'amount', code: 'amount.positive' }]);
+    const tooMuch = await call({ amount: '10000.00000001' });
+    expect(tooMuch.body.errors[0].fields).toEqual([{ field: 'amount', code: 'amount.max' }]);
+    const noWallet = await call({ amount: '0.5', currencyCode: 'XMR' });
+    expect([noWallet.status, noWallet.body.errors[0].description]).toEqual([422, 'CURRENCY_NOT_AVAILABLE']);
+    await server.db.query("UPDATE payment_providers SET deposit_allowed = false WHERE key = 'coinpayments'");
+    try {
+      const disabled = await call({ amount: '0.5' });
+      expect([disabled.status, disabled.body.errors[0].description]).toEqual([422, 'PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED']);
+    } finally {
+      await server.db.query("UPDATE payment_providers SET deposit_allowed = true WHERE key = 'coinpayments'");
+    }
+  });
+
+  it('is refused while the player is self-excluded', async () => {
+    const player = await registeredPlayer(server);
+    const until = new Date(server.clock.now().getTime() + 2 * DAY);
+    await server.db.query('UPDATE users SET self_excluded_until = $2 WHERE id = $1', [player.user.id, until]);
+    const res = await server.call('paymentDeposit', { token: player.token, body: { amount: '0.5', currencyCode: 'LTC' } });
+    expect([res.status, res.body.errors[0].description]).toEqual([403, 'SELF_EXCLUDED']);
+  });
+});
+
+describe('an incoming transfer', () => {
+  it('shows as pending at once and is credited after 6 confirmations, exactly once', async () => {
+    const player = await registeredPlayer(server);
+    const address = await depositAddress(player);
+    const txId = await send(address, '0.5');
+    expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0.5' });
+
+    await confirm(txId, 5);
+    expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0.5' });
+
+    const sixth = await confirm(txId, 1);
+    expect(sixth).toMatchObject({ confirmations: 6, settled: true });
+    expect(await ltcWallet(player)).toEqual({ available: '0.5', pending: '0' });
+
+    // Confirming again and replaying the webhook move nothing.
+    const before = await ledgerTransactionCount();
+    await confirm(txId, 3);
+    const replay = await signed({ type: 'deposit', txId, address, currencyCode: 'LTC', amount: '0.5', confirmations: 6 });
+    expect(replay.status).toBe(200);
+    expect(replay.body.data.deposit).toMatchObject({ txId, status: 'credited', confirmations: 9, requiredConfirmations: 6, changed: false });
+    expect(await ltcWallet(player)).toEqual({ available: '0.5', pending: '0' });
+    expect(await ledgerTransactionCount()).toBe(before);
+
+    const rows = await server.db.query<{ type: string; status: string; amount: string; created_at: Date }>(
+      'SELECT type, status, amount, created_at FROM ledger_transactions WHERE user_id = $1 ORDER BY id',
+      [player.user.id],
+    );
+    expect(rows.map((r) => [r.type, r.status, Number(r.amount)])).toEqual([
+      ['deposit', 'pending', 0.5],
+      ['deposit', 'completed', 0.5],
+    ]);
+    // Stamped by the server's clock, not the wall clock.
+    expect(rows[1]!.created_at.getTime()).toBe(server.clock.now().getTime());
+  });
+
+  it('under the minimum deposit is recorded but never credited nor shown as pending', async () => {
+    const player = await registeredPlayer(server);
+    const address = await depositAddress(player);
+    const txId = await send(address, '0.00004');
+    expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0' });
+    const done = await confirm(txId, 6);
+    expect(done.settled).toBe(true);
+    expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0' });
+    const [deposit] = await server.db.query<{ status: string; confirmations: number; settled_transaction_id: number | null }>(
+      'SELECT status, confirmations, settled_transaction_id FROM deposits WHERE provider_tx_id = $1',
+      [txId],
+    );
+    expect(deposit).toMatchObject({ status: 'below_minimum', confirmations: 6 });
+    // Booked once against the provider's clearing account, never to the player.
+    expect(deposit!.settled_transaction_id).not.toBeNull();
+    const replay = await signed({ type: 'deposit', txId, address, currencyCode: 'LTC', amount: '0.00004', confirmations: 7 });
+    expect(replay.body.data.deposit).toMatchObject({ status: 'below_minimum', changed: true });
+    expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0' });
+  });
+
+  it('counts toward the deposit limit once credited: DEPOSIT_LIMIT_EXCEED', async () => {
+    const player = await registeredPlayer(server);
+    const limit = await server.call('rgUpdateLimit', { token: player.token, body: { limitType: 'deposit', daily: '1' } });
+    expect(limit.status).toBe(200);
+    const address = await depositAddress(player, '0.8');
+    const txId = await send(address, '0.8');
+    // Pending deposits do not count yet.
+    expect((await server.call('paymentDeposit', { token: player.token, body: { amount: '0.5', currencyCode: 'LTC' } })).status).toBe(200);
+    await confirm(txId, 6);
+    const refused = await server.call('paymentDeposit', { token: player.token, body: { amount: '0.5', currencyCode: 'LTC' } });
+    expect([refused.status, refused.body.errors[0].description]).toEqual([422, 'DEPOSIT_LIMIT_EXCEED']);
+    expect((await server.call('paymentDeposit', { token: player.token, body: { amount: '0.2', currencyCode: 'LTC' } })).status).toBe(200);
+    // A day later the credit has left the daily window (a new session: the old one has expired too).
+    server.clock.advance(DAY + 1);
+    const login = await server.call('userLogin', { body: { email: player.payload.email, password: player.payload.password } });
+    expect(await depositAddress({ ...player, token: login.body.data.accessToken as string }, '0.5')).toBe(address);
+  });
+});
+
+describe('webhooks and the simulated chain refuse what they cannot trust or find', () => {
+  it('refuses a bad or missing signature and changes nothing', async () => {
+    const player = await registeredPlayer(server);
+    const address = await depositAddress(player);
+    const body = { type: 'deposit', txId: 'f'.repeat(64), address, currencyCode: 'LTC', amount: '3', confirmations: 6 };
+    const before = await ledgerTransactionCount();
+    const forged = await signed(body, 'not-the-secret');
+    expect([forged.status, forged.body.errors[0]]).toEqual([401, { name: 'Unauthorized', description: 'INVALID_SIGNATURE' }]);
+    const garbage = await webhook(body, 'xyz');
+    expect(garbage.status).toBe(401);
+    // Signed, then changed in transit.
+    const tampered = await webhook({ ...body, amount: '30' }, signWebhook(SECRET, JSON.stringify(body)));
+    expect(tampered.status).toBe(401);
+    const missing = await webhook(body, null);
+    expect([missing.status, missing.body.errors[0].description]).toEqual([400, 'PLEASE_CHECK_REQUEST_DATA']);
+    expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0' });
+    expect(await ledgerTransactionCount()).toBe(before);
+    expect(await server.db.query('SELECT id FROM deposits WHERE provider_tx_id = $1', [body.txId])).toEqual([]);
+  });
+
+  it('answers NOT_FOUND for another provider, an unknown address, an unknown transfer', async () => {
+    const body = { type: 'deposit', txId: 'e'.repeat(64), address: 'ltc1qunknownaddress', currencyCode: 'LTC', amount: '1', confirmations: 1 };
+    const otherProvider = await webhook(body, signWebhook(SECRET, JSON.stringify(body)), 'coinpayments');
+    expect([otherProvider.status, otherProvider.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
+    const unknownAddress = await signed(body);
+    expect([unknownAddress.status, unknownAddress.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
+    const before = await ledgerTransactionCount();
+    const unknownTransfer = await server.call('devChainConfirm', { body: { txId: 'd'.repeat(64), confirmations: 6 } });
+    expect([unknownTransfer.status, unknownTransfer.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
+    const unknownChainAddress = await server.call('devChainTransfer', { body: { address: 'ltc1qneverissued', amount: '1' } });
+    expect([unknownChainAddress.status, unknownChainAddress.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
+    expect(await ledgerTransactionCount()).toBe(before);
+  });
+
+  it('refuses a webhook that contradicts the recorded transfer', async () => {
+    const player = await registeredPlayer(server);
+    const address = await depositAddress(player);
+    const txId = await send(address, '0.5');
+    const res = await signed({ type: 'deposit', txId, address, currencyCode: 'LTC', amount: '5', confirmations: 6 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].fields).toEqual([{ field: 'amount', code: 'mismatch' }]);
+    expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0.5' });
+  });
+
+  it('has no chain with the simulator off', async () => {
+    const off = await startTestServer({ SIMULATOR: 'off' });
+    try {
+      const res = await off.call('devChainConfirm', { body: { txId: 'a'.repeat(64), confirmations: 1 } });
+      expect([res.status, res.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('a restart', () => {
+  it('keeps the simulated chain: a transfer sent before it is confirmed and credited after it', async () => {
+    const db = await createTestDb();
+    try {
+      const before = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET }, { db });
+      await before.app.listen({ port: 0, host: '127.0.0.1' });
+      const player = await registeredPlayer(before);
+      const address = (await before.call('paymentDeposit', { token: player.token, body: { amount: '1', currencyCode: 'LTC' } })).body.data.address;
+      const txId = (await before.call('devChainTransfer', { body: { address, amount: '1' } })).body.data.txId as string;
+      await before.close();
+
+      const after = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET }, { db });
+      try {
+        await after.app.listen({ port: 0, host: '127.0.0.1' });
+        const confirmed = await after.call('devChainConfirm', { body: { txId, confirmations: 6 } });
+        expect(confirmed.body.data.transfer).toMatchObject({ confirmations: 6, settled: true });
+        const [wallet] = await db.query<{ available: string }>(
+          "SELECT w.available FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND c.code = 'LTC'",
+          [player.user.id],
+        );
+        expect(Number(wallet!.available)).toBe(1);
+        expect((await verifyLedger(db)).ok).toBe(true);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
+
+describe('SIMULATOR_BLOCK_MS', () => {
+  it('mines blocks on its own until the deposit is credited, then stops calling back', async () => {
+    const mining = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET, SIMULATOR_BLOCK_MS: '20' });
+    try {
+      await mining.app.listen({ port: 0, host: '127.0.0.1' });
+      const player = await registeredPlayer(mining);
+      const address = (await mining.call('paymentDeposit', { token: player.token, body: { amount: '1', currencyCode: 'LTC' } })).body.data.address;
+      const sent = await mining.call('devChainTransfer', { body: { address, amount: '1' } });
+      expect(sent.status).toBe(200);
+      const deadline = Date.now() + 10_000;
+      let available = '0';
+      while (available !== '1' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const wallets = await mining.call('userGetWallets', { token: player.token });
+        available = (wallets.body.data.wallets as { currencyCode: string; available: string }[]).find((w) => w.currencyCode === 'LTC')!.available;
+      }
+      expect(available).toBe('1');
+      // The simulator records the server's answer just after the server has committed the credit.
+      let transfer: { confirmations: number; settled: boolean } | undefined;
+      while (!transfer?.settled && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        [transfer] = await mining.db.query<{ confirmations: number; settled: boolean }>('SELECT confirmations, settled FROM simulator_transfers');
+      }
+      expect(transfer!.settled).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const [later] = await mining.db.query<{ confirmations: number }>('SELECT confirmations FROM simulator_transfers');
+      expect(later!.confirmations).toBe(transfer!.confirmations);
+      expect((await verifyLedger(mining.db)).ok).toBe(true);
+    } finally {
+      await mining.close();
+    }
+  }, 120_000);
+});
