@@ -13,8 +13,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Waits until a server process answers its health check; fails with its output if it exits or stalls. */
-export async function waitForHealth(child: ChildProcess, healthUrl: string, output: () => string, timeoutMs = 60_000): Promise<void> {
+/**
+ * Waits until a server process answers its health check; fails with its output if it exits or stalls.
+ * A first start migrates and seeds an embedded database, which on a busy 2-core machine has taken a
+ * full minute: the default leaves room for that.
+ */
+export async function waitForHealth(child: ChildProcess, healthUrl: string, output: () => string, timeoutMs = 150_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${output()}`);
