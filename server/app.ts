@@ -351,7 +351,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
 function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandlers) {
   const handlers: Record<string, (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>> = {};
-  for (const { operationId, operation } of listOperations(loadOpenApi())) {
+  const operations = listOperations(loadOpenApi());
+  // Every operation of the contract is served: a missing handler stops the server at start, not a player later.
+  const unserved = operations.map((op) => op.operationId).filter((id) => !(id in raw) && !(id in json));
+  if (unserved.length > 0) throw new Error(`openapi.yaml operations without a handler: ${unserved.join(', ')}`);
+  for (const { operationId, operation } of operations) {
     const mode = authMode(operation);
     const rawHandler = raw[operationId as keyof RawHandlers];
     const jsonHandler = json[operationId as keyof JsonHandlers] as
@@ -363,7 +367,7 @@ function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandl
         req.auth = await authenticate(ctx, req).catch(() => null);
       }
       if (rawHandler) return rawHandler(req, reply);
-      if (!jsonHandler) throw new ApiError(501, 'NOT_IMPLEMENTED');
+      if (!jsonHandler) throw new Error(`no handler for ${operationId}`); // checked above, at start
       const data = await jsonHandler({
         body: req.body,
         query: req.query ?? {},

@@ -27,12 +27,31 @@ export interface Config {
   logLevel: string;
   /** Per-IP and per-account limits on login, signup and password reset; off only for benchmarks. */
   rateLimit: boolean;
-  /** The payment provider adapter (server/providers/payment.ts); only the simulator exists so far. */
-  paymentProvider: 'simulator';
+  /** The payment provider adapter (server/providers/payment.ts). */
+  paymentProvider: 'simulator' | 'coinpayments';
+  /** CoinPayments API v2 credentials and wallets; set exactly when paymentProvider is `coinpayments`. */
+  coinpayments: CoinPaymentsConfig | null;
   /** HMAC-SHA256 key of the provider's webhooks; a random one per start when not given (simulator only). */
   paymentWebhookSecret: string | null;
   /** The payment simulator mines a block (one more confirmation for each open transfer) this often; null: off. */
   simulatorBlockMs: number | null;
+}
+
+/** One CoinPayments wallet the casino pays in and out of, per casino currency. */
+export interface CoinPaymentsWalletConfig {
+  /** CoinPayments' id of the wallet (the walletIdStr of its API). */
+  walletId: string;
+  /** CoinPayments' id of the wallet's currency (its currencies list: 2 is LTC). */
+  currencyId: string;
+}
+
+export interface CoinPaymentsConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Base address of the API, without the /api/v2 part. */
+  apiUrl: string;
+  /** By casino currency code (LTC, ...). */
+  wallets: Record<string, CoinPaymentsWalletConfig>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -51,10 +70,36 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return parsed;
 }
 
-function paymentProvider(value: string | undefined): 'simulator' {
-  if (value === undefined || value === '' || value === 'simulator') return 'simulator';
-  // The CoinPayments adapter is not built yet: refuse to start rather than take deposits nobody can see.
-  throw new Error(`PAYMENT_PROVIDER must be simulator (the only adapter so far), got "${value}"`);
+/**
+ * COINPAYMENTS_WALLETS: comma-separated `CODE:currencyId:walletId` entries, one per casino currency,
+ * e.g. `LTC:2:0a54b29f-51cb-44a8-9bed-111c5cb1b335`.
+ */
+function coinPaymentsWallets(value: string | undefined): Record<string, CoinPaymentsWalletConfig> {
+  const wallets: Record<string, CoinPaymentsWalletConfig> = {};
+  for (const entry of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const match = /^([A-Z][A-Z0-9]{1,9}):([A-Za-z0-9.-]+):([A-Za-z0-9-]+)$/.exec(entry);
+    if (!match) throw new Error(`COINPAYMENTS_WALLETS entries are CODE:currencyId:walletId, got "${entry}"`);
+    wallets[match[1]!] = { currencyId: match[2]!, walletId: match[3]! };
+  }
+  return wallets;
+}
+
+/**
+ * The adapter: PAYMENT_PROVIDER when given; otherwise CoinPayments when its credentials are set, else the
+ * simulator. CoinPayments without credentials or wallets refuses to start rather than hand out nothing.
+ */
+function paymentSettings(env: Env): { paymentProvider: 'simulator' | 'coinpayments'; coinpayments: CoinPaymentsConfig | null } {
+  const clientId = env.COINPAYMENTS_CLIENT_ID || null;
+  const clientSecret = env.COINPAYMENTS_CLIENT_SECRET || null;
+  const requested = env.PAYMENT_PROVIDER || (clientId && clientSecret ? 'coinpayments' : 'simulator');
+  if (requested === 'simulator') return { paymentProvider: 'simulator', coinpayments: null };
+  if (requested !== 'coinpayments') throw new Error(`PAYMENT_PROVIDER must be simulator or coinpayments, got "${requested}"`);
+  if (!clientId || !clientSecret) throw new Error('PAYMENT_PROVIDER=coinpayments needs COINPAYMENTS_CLIENT_ID and COINPAYMENTS_CLIENT_SECRET');
+  const wallets = coinPaymentsWallets(env.COINPAYMENTS_WALLETS);
+  if (Object.keys(wallets).length === 0) throw new Error('PAYMENT_PROVIDER=coinpayments needs COINPAYMENTS_WALLETS (CODE:currencyId:walletId, ...)');
+  const apiUrl = (env.COINPAYMENTS_API_URL || 'https://a-api.coinpayments.net').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(apiUrl)) throw new Error(`COINPAYMENTS_API_URL must be an http(s) URL, got "${apiUrl}"`);
+  return { paymentProvider: 'coinpayments', coinpayments: { clientId, clientSecret, apiUrl, wallets } };
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -86,7 +131,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     validateResponses: flag(env.RESPONSE_VALIDATION) ?? !production,
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'warn'),
     rateLimit: flag(env.RATE_LIMIT) ?? true,
-    paymentProvider: paymentProvider(env.PAYMENT_PROVIDER),
+    ...paymentSettings(env),
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
     simulatorBlockMs: env.SIMULATOR_BLOCK_MS ? positiveInt('SIMULATOR_BLOCK_MS', env.SIMULATOR_BLOCK_MS, 1) : null,
   };

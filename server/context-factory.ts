@@ -5,8 +5,15 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/db.ts';
 import { createTokenService, loadJwtSecret } from './domain/tokens.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
+import { createCoinPaymentsProvider } from './providers/coinpayments.ts';
 import { createMailTransport } from './providers/mail.ts';
+import { WEBHOOK_PATHS, type PaymentProvider } from './providers/payment.ts';
 import { createSimulatorPaymentProvider } from './providers/payment-simulator.ts';
+
+/** Where CoinPayments was told to send this server's webhooks (their signatures cover the URL). */
+export function coinPaymentsWebhookUrls(config: Config): string[] {
+  return [`${config.publicUrl}/api/v1${WEBHOOK_PATHS.coinpayments}`];
+}
 
 export function createContext(config: Config, db: Db, overrides: Partial<AppContext> = {}): AppContext {
   const now = overrides.now ?? (() => new Date());
@@ -19,16 +26,23 @@ export function createContext(config: Config, db: Db, overrides: Partial<AppCont
     limiter: config.rateLimit ? createRateLimiter() : { hit: () => null, reset: () => undefined },
     now,
     uploadsDir: join(config.dataDir, 'uploads'),
-    payments: createSimulatorPaymentProvider({
-      db,
-      // The simulator signs and the server verifies in the same process: a per-start key will do.
-      secret: config.paymentWebhookSecret ?? randomBytes(32).toString('hex'),
-      now,
-      blockMs: config.simulatorBlockMs,
-      selfUrl: () => listening.url,
-      log: (message, error) => console.warn(message, error instanceof Error ? error.message : (error ?? '')),
-    }),
+    payments: paymentProvider(config, db, now, listening),
     listening,
     ...overrides,
   };
+}
+
+function paymentProvider(config: Config, db: Db, now: () => Date, listening: AppContext['listening']): PaymentProvider {
+  if (config.paymentProvider === 'coinpayments' && config.coinpayments) {
+    return createCoinPaymentsProvider({ ...config.coinpayments, webhookUrls: () => coinPaymentsWebhookUrls(config) });
+  }
+  return createSimulatorPaymentProvider({
+    db,
+    // The simulator signs and the server verifies in the same process: a per-start key will do.
+    secret: config.paymentWebhookSecret ?? randomBytes(32).toString('hex'),
+    now,
+    blockMs: config.simulatorBlockMs,
+    selfUrl: () => listening.url,
+    log: (message, error) => console.warn(message, error instanceof Error ? error.message : (error ?? '')),
+  });
 }

@@ -14,7 +14,6 @@ const namesByStatus: Record<number, string> = {
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
   500: 'InternalServerError',
-  501: 'NotImplemented',
   502: 'BadGateway',
 };
 

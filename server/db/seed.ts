@@ -30,6 +30,7 @@ export async function seedReferenceData(db: Db): Promise<void> {
     await seedSettings(tx);
     await seedLanguages(tx);
     await seedCurrencies(tx);
+    await seedBonuses(tx);
     await seedPages(tx);
     await seedBanners(tx);
     await seedCountries(tx);
@@ -100,6 +101,29 @@ async function seedCurrencies(db: Queryable): Promise<void> {
        VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8)
        ON CONFLICT (code) DO NOTHING`,
       [c.code, c.name, c.decimals, c.network, c.min_deposit, c.min_withdraw, c.withdraw_fee, c.sort_order],
+    );
+  }
+}
+
+/**
+ * The bonus catalogue: one offer of each kind, in LTC. Amounts are small and wagering short enough to
+ * finish on the demo; the referral offer pays settings.referral_reward per referred player.
+ */
+async function seedBonuses(db: Queryable): Promise<void> {
+  const offers = [
+    { key: 'joining', type: 'joining', name: 'Welcome bonus', description: 'A joining bonus of 0.01 LTC to start playing. Wager it 10 times within 7 days.', amount: '0.01', percentage: null, min_deposit: null, wagering: 10, days: 7 },
+    { key: 'deposit', type: 'deposit', name: 'Welcome deposit bonus', description: '100% of your next deposit of at least 0.01 LTC, up to 1 LTC. Wager it 30 times within 7 days.', amount: '1', percentage: '100', min_deposit: '0.01', wagering: 30, days: 7 },
+    { key: 'daily', type: 'daily', name: 'Daily bonus', description: '0.001 LTC every day. Wager it 5 times within a day.', amount: '0.001', percentage: null, min_deposit: null, wagering: 5, days: 1 },
+    { key: 'loyalty', type: 'loyalty', name: 'Loyalty bonus', description: 'A thank-you of 0.005 LTC. Wager it 10 times within 14 days.', amount: '0.005', percentage: null, min_deposit: null, wagering: 10, days: 14 },
+    { key: 'bet', type: 'bet', name: 'Bet bonus', description: '0.002 LTC of bonus money for your bets. Wager it 5 times within 3 days.', amount: '0.002', percentage: null, min_deposit: null, wagering: 5, days: 3 },
+    { key: 'referral', type: 'referral', name: 'Refer a friend', description: `Earn ${REFERRAL_REWARD} LTC for each friend who signs up with your referral code, for up to ${REFERRAL_LIMIT} friends.`, amount: null, percentage: null, min_deposit: null, wagering: 0, days: 1 },
+  ];
+  for (const o of offers) {
+    await db.query(
+      `INSERT INTO bonuses (seed_key, type, name, description, amount, percentage, min_deposit, currency_id, wagering_multiplier, valid_days)
+       SELECT $1, $2, $3, $4, $5, $6, $7, c.id, $8, $9 FROM currencies c WHERE c.code = 'LTC'
+       ON CONFLICT (seed_key) DO NOTHING`,
+      [o.key, o.type, o.name, o.description, o.amount, o.percentage, o.min_deposit, o.wagering, o.days],
     );
   }
 }

@@ -4,7 +4,8 @@ import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import type { DepositNotification } from '../providers/payment.ts';
+import { PaymentProviderError, WEBHOOK_PATHS, type DepositNotification } from '../providers/payment.ts';
+import { applyDepositBonus } from './bonuses.ts';
 import { getSettings } from './common.ts';
 import { currencyStep, idempotency, postTransaction, systemAccount, transfer, walletAccount, type LedgerTransaction } from './ledger.ts';
 import { currentLimit } from './limits.ts';
@@ -77,12 +78,12 @@ async function assertWithinDepositLimits(ctx: AppContext, userId: number, curren
   }
 }
 
-/** The URL the provider must call for this server's webhooks. */
-function webhookUrl(ctx: AppContext): string {
+/** The URL the provider must call for this server's webhooks (deposits and withdrawals alike). */
+export function webhookUrl(ctx: AppContext): string {
   // A real provider needs the public address; the simulator runs in this process and calls the server
   // wherever it listens (see SimulatorOptions.selfUrl).
   const base = ctx.payments.key === 'simulator' ? (ctx.listening.url ?? ctx.config.publicUrl) : ctx.config.publicUrl;
-  return `${base}/api/v1/payment/webhook/${ctx.payments.key}`;
+  return `${base}/api/v1${WEBHOOK_PATHS[ctx.payments.key]}`;
 }
 
 /**
@@ -139,7 +140,16 @@ export async function requestDepositAddress(
   if (existing) return view(existing.address, existing.network);
 
   const url = webhookUrl(ctx);
-  const created = await ctx.payments.createDepositAddress({ walletId: wallet.walletId, currencyCode: currency.code, network: currency.network, webhookUrl: url });
+  let created;
+  try {
+    created = await ctx.payments.createDepositAddress({ walletId: wallet.walletId, currencyCode: currency.code, network: currency.network, webhookUrl: url });
+  } catch (error) {
+    // Nothing was stored: asking again later is safe.
+    if (error instanceof PaymentProviderError) {
+      throw error.failure === 'unavailable' ? new ApiError(502, 'COIN_PAYMENTS_SERVER_ERROR') : new ApiError(502, 'PAYMENT_ERROR');
+    }
+    throw error;
+  }
   await ctx.db.query(
     `INSERT INTO deposit_addresses (wallet_id, provider, address, network, webhook_url, created_at)
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (wallet_id, provider) DO NOTHING`,
@@ -178,14 +188,14 @@ interface DepositRow {
 }
 
 /**
- * Where a deposit bonus will hook in (bonuses come later): called once per deposit, inside the database
- * transaction that credited it, after the credit was posted.
+ * Called once per deposit, inside the database transaction that credited it, after the credit was
+ * posted: a deposit bonus waiting for a qualifying deposit is funded here.
  */
 export async function onDepositCredited(
-  _tx: Queryable,
-  _deposit: { depositId: number; userId: number; walletId: number; currencyId: number; amount: bigint; credit: LedgerTransaction },
+  tx: Queryable,
+  deposit: { depositId: number; userId: number; walletId: number; currencyId: number; amount: bigint; credit: LedgerTransaction },
 ): Promise<void> {
-  // No deposit bonus yet.
+  await applyDepositBonus(tx, deposit);
 }
 
 /**

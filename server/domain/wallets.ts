@@ -9,12 +9,13 @@ interface WalletRow {
   code: string;
   available: string;
   pending: string;
+  bonus: string;
   selected: boolean;
 }
 
 export async function listWallets(db: Queryable, userId: number) {
   const rows = await db.query<WalletRow>(
-    `SELECT w.id, w.currency_id, c.code, w.available, w.pending, w.selected
+    `SELECT w.id, w.currency_id, c.code, w.available, w.pending, w.bonus, w.selected
      FROM wallets w JOIN currencies c ON c.id = w.currency_id
      WHERE w.user_id = $1 ORDER BY c.sort_order, c.id`,
     [userId],
@@ -25,6 +26,8 @@ export async function listWallets(db: Queryable, userId: number) {
     currencyCode: row.code,
     available: formatAmount(parseSignedAmount(row.available)),
     pending: formatAmount(parseSignedAmount(row.pending)),
+    // Bonus money is held apart from available (server/domain/ledger.ts): the player sees both.
+    bonus: formatAmount(parseSignedAmount(row.bonus)),
     selected: row.selected,
   }));
 }

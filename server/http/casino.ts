@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import * as casino from '../domain/casino.ts';
+import { betHistory } from '../domain/game-wallet.ts';
 import { assertNotSelfExcluded } from '../domain/limits.ts';
 import { player } from './auth-guard.ts';
 import type { JsonHandlers, RawHandlers } from './types.ts';
@@ -76,6 +77,18 @@ export function casinoHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
         .catch(casinoFailure);
       return { gameSession: apiSession(session) };
     },
+
+    casinoGetTransactions: async (input) => ({
+      betHistory: await betHistory(ctx.db, player(input).userId, {
+        page: input.query.page ?? 1,
+        limit: input.query.limit ?? 24,
+        startDate: input.query.startDate === undefined ? undefined : new Date(input.query.startDate),
+        endDate: input.query.endDate === undefined ? undefined : new Date(input.query.endDate),
+        currencyCode: input.query.currencyCode,
+        gameId: input.query.gameId,
+        status: input.query.status,
+      }),
+    }),
 
     casinoInitGameDemo: async ({ body }) => {
       const session = await casino

@@ -42,6 +42,9 @@ const CODES_BY_FIELD: Record<string, KeywordCodes> = {
   phone: { pattern: 'phone', maxLength: 'phone.length' },
   phoneCode: { pattern: 'phoneCode', maxLength: 'phoneCode' },
   dateOfBirth: { format: 'date' },
+  // Transaction and bet history filters.
+  startDate: { format: 'date' },
+  endDate: { format: 'date' },
   gender: { enum: 'gender' },
   stateCode: { maxLength: 'state', pattern: 'state' },
   countryCode: { maxLength: 'country', pattern: 'country' },

@@ -1,7 +1,10 @@
 import type { AppContext } from '../context.ts';
+import { bonusHandlers } from './bonus.ts';
 import { casinoHandlers } from './casino.ts';
+import { coinPaymentsHandlers } from './coinpayments.ts';
 import { commonHandlers } from './common.ts';
 import { documentHandlers } from './document.ts';
+import { gameWalletHandlers } from './game-wallet.ts';
 import { paymentHandlers } from './payment.ts';
 import { responsibleGamblingHandlers } from './responsible-gambling.ts';
 import { simulatorHandlers } from './simulator.ts';
@@ -9,8 +12,7 @@ import type { JsonHandlers, RawHandlers } from './types.ts';
 import { userHandlers } from './user.ts';
 
 /**
- * Every implemented operation, keyed by its operationId in openapi.yaml. Operations of the contract
- * without a handler here answer 501 NOT_IMPLEMENTED (the money operations, until they are built).
+ * Every operation, keyed by its operationId in openapi.yaml; the app refuses to start if one is missing.
  */
 export function createHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHandlers } {
   const user = userHandlers(ctx);
@@ -23,7 +25,10 @@ export function createHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
       ...responsibleGamblingHandlers(ctx),
       ...commonHandlers(ctx),
       ...paymentHandlers(ctx),
+      ...bonusHandlers(ctx),
+      ...coinPaymentsHandlers(ctx),
       ...simulatorHandlers(ctx),
+      ...gameWalletHandlers(ctx),
     },
     raw: { ...user.raw, ...casino.raw },
   };

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { applyDepositNotification, requestDepositAddress } from '../domain/deposits.ts';
+import { applyWithdrawalNotification, requestWithdrawal } from '../domain/withdrawals.ts';
 import { ApiError } from '../errors.ts';
 import { WebhookSignatureError } from '../providers/payment.ts';
 import { player } from './auth-guard.ts';
@@ -8,6 +9,12 @@ import type { JsonHandlers } from './types.ts';
 export function paymentHandlers(ctx: AppContext): JsonHandlers {
   return {
     paymentDeposit: async (input) => requestDepositAddress(ctx, player(input).userId, input.body),
+
+    paymentWithdraw: async (input) => {
+      // Checked against openapi.yaml already: a single header of 1 to 200 characters when present.
+      const key = input.req.headers['idempotency-key'];
+      return requestWithdrawal(ctx, player(input).userId, input.body, typeof key === 'string' ? key : undefined);
+    },
 
     paymentWebhook: async ({ params, req, body }) => {
       // Only the configured provider's webhooks exist; the signature is checked before the body is used.
@@ -19,6 +26,7 @@ export function paymentHandlers(ctx: AppContext): JsonHandlers {
         if (error instanceof WebhookSignatureError) throw new ApiError(401, 'INVALID_SIGNATURE');
         throw error;
       }
+      if (notification.type === 'withdrawal') return { withdrawal: await applyWithdrawalNotification(ctx, ctx.payments.key, notification) };
       return { deposit: await applyDepositNotification(ctx, ctx.payments.key, notification) };
     },
   };

@@ -2,7 +2,14 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { reviewDocument } from '../domain/documents.ts';
 import { listMailbox } from '../providers/mail.ts';
-import { UnknownChainAddressError, UnknownChainTransferError, type ChainTransfer, type SimulatorPaymentProvider } from '../providers/payment-simulator.ts';
+import {
+  UnknownChainAddressError,
+  UnknownChainTransferError,
+  UnknownPayoutError,
+  type ChainTransfer,
+  type SimulatorPaymentProvider,
+  type SimulatorPayout,
+} from '../providers/payment-simulator.ts';
 import type { PaymentProvider } from '../providers/payment.ts';
 import { amountIssue } from '../../src/rules/amount.ts';
 import { formatAmount, parseAmount } from '../../src/money.ts';
@@ -23,6 +30,18 @@ function apiTransfer(transfer: ChainTransfer) {
     confirmations: transfer.confirmations,
     settled: transfer.settled,
     callbackStatus: transfer.lastCallbackStatus,
+  };
+}
+
+function apiPayout(payout: SimulatorPayout) {
+  return {
+    spendRequestId: payout.spendRequestId,
+    address: payout.address,
+    currencyCode: payout.currencyCode,
+    amount: formatAmount(payout.amount),
+    status: payout.status,
+    txId: payout.txId,
+    callbackStatus: payout.lastCallbackStatus,
   };
 }
 
@@ -57,6 +76,16 @@ export function simulatorHandlers(ctx: AppContext): JsonHandlers {
         return { transfer: apiTransfer(await simulator.confirm(body.txId, body.confirmations)) };
       } catch (error) {
         if (error instanceof UnknownChainTransferError) throw new ApiError(404, 'NOT_FOUND');
+        throw error;
+      }
+    },
+
+    devWithdrawalsSettle: async ({ body }) => {
+      const simulator = chain();
+      try {
+        return { payout: apiPayout(await simulator.settlePayout(body.spendRequestId, body.outcome)) };
+      } catch (error) {
+        if (error instanceof UnknownPayoutError) throw new ApiError(404, 'NOT_FOUND');
         throw error;
       }
     },

@@ -3,6 +3,7 @@ import { ApiError, badRequest } from '../errors.ts';
 import * as auth from '../domain/auth.ts';
 import * as profile from '../domain/profile.ts';
 import { findUserByEmail } from '../domain/users.ts';
+import { listTransactions } from '../domain/transactions.ts';
 import { listWallets, selectWallet } from '../domain/wallets.ts';
 import { SocialLoginError, verifyFacebookToken, verifyGoogleCredential } from '../providers/identity.ts';
 import { player } from './auth-guard.ts';
@@ -148,6 +149,10 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
 
     userSelectWallet: async (input) => ({
       wallets: await selectWallet(ctx.db, player(input).userId, input.body.walletId),
+    }),
+
+    userGetTransactions: async (input) => ({
+      transactions: await listTransactions(ctx.db, player(input).userId, input.query),
     }),
   };
 

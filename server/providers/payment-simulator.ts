@@ -1,16 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
-import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { maybeOne, one, type Db, type Queryable } from '../db/db.ts';
+import { base58CheckAddress, segwitAddress } from '../domain/withdrawals.ts';
 import {
+  PaymentProviderError,
   signWebhook,
   verifyWebhookSignature,
   WEBHOOK_SIGNATURE_HEADER,
   WebhookSignatureError,
   type DepositAddress,
   type DepositAddressRequest,
-  type DepositNotification,
+  type ProviderNotification,
   type PaymentProvider,
+  type SpendRequest,
+  type SpendRequestInput,
   type WebhookRequest,
+  type WithdrawalOutcome,
 } from './payment.ts';
 
 /**
@@ -19,16 +24,32 @@ import {
  * keeps it), and on every transfer and every confirmation it POSTs a signed webhook, over real HTTP, to
  * the URL the server gave with the address. With `blockMs` set it mines a block every so often: each
  * transfer the server has not yet settled gains a confirmation, and its webhook goes out.
+ *
+ * Payouts work as a real provider's do, so that every refusal the server must handle can happen:
+ * a hot wallet per currency (simulator_hot_wallets: a float, plus incoming transfers, less payouts)
+ * that a payout must fit (insufficient_funds); its own deposit addresses refused as destinations
+ * (invalid_address); payouts of a currency switched off (payouts_enabled = false: rejected); and an
+ * outage switch (`setOnline(false)`: unavailable). A confirmed payout waits until /dev/withdrawals/settle
+ * sends it or fails it; either way its signed webhook goes to the payout's webhook URL.
  */
 
-/** The webhook body the simulator sends (openapi.yaml PaymentWebhook). */
-export interface SimulatorWebhookBody {
-  type: 'deposit';
-  txId: string;
+/** The webhook bodies the simulator sends (openapi.yaml PaymentWebhook). */
+export type SimulatorWebhookBody =
+  | { type: 'deposit'; txId: string; address: string; currencyCode: string; amount: string; confirmations: number }
+  | { type: 'withdrawal'; spendRequestId: string; outcome: WithdrawalOutcome; txId?: string };
+
+export type PayoutStatus = 'created' | 'confirmed' | 'sent' | 'failed';
+
+export interface SimulatorPayout {
+  spendRequestId: string;
   address: string;
   currencyCode: string;
-  amount: string;
-  confirmations: number;
+  amount: bigint;
+  status: PayoutStatus;
+  /** The chain transaction of a sent payout. */
+  txId: string | null;
+  /** HTTP status of the last webhook delivery; null when none was delivered. */
+  lastCallbackStatus: number | null;
 }
 
 export interface ChainTransfer {
@@ -51,6 +72,11 @@ export class UnknownChainTransferError extends Error {
   override readonly name = 'UnknownChainTransferError';
 }
 
+/** No confirmed payout with this spend request id (unknown, or never confirmed). */
+export class UnknownPayoutError extends Error {
+  override readonly name = 'UnknownPayoutError';
+}
+
 export interface SimulatorPaymentProvider extends PaymentProvider {
   readonly key: 'simulator';
   /** An incoming transfer to one of the simulator's addresses, with 0 confirmations; its webhook is sent. */
@@ -59,10 +85,17 @@ export interface SimulatorPaymentProvider extends PaymentProvider {
   confirm(txId: string, confirmations: number): Promise<ChainTransfer>;
   /** One block: every unsettled transfer gains a confirmation. Returns how many transfers it touched. */
   mineBlock(): Promise<number>;
+  /**
+   * Ends a confirmed payout (sent on chain, or failed: its amount goes back to the hot wallet) and sends
+   * its webhook. A payout already ended keeps its outcome: settling it again re-sends that webhook.
+   */
+  settlePayout(spendRequestId: string, outcome: WithdrawalOutcome): Promise<SimulatorPayout>;
+  /** The outage switch: while offline, spend requests and confirmations fail as unreachable. */
+  setOnline(online: boolean): void;
 }
 
 export interface SimulatorOptions {
-  db: Queryable;
+  db: Db;
   secret: string;
   now: () => Date;
   /** Mine a block every this many milliseconds; null: only /dev/chain/confirm confirms. */
@@ -75,30 +108,25 @@ export interface SimulatorOptions {
   selfUrl?: () => string | null;
   /** Webhook delivery timeout. */
   timeoutMs?: number;
+  /** What a currency's hot wallet holds before any transfer: units of 1e-8 (default 1000 coins). */
+  payoutFloat?: bigint;
   log?: (message: string, error?: unknown) => void;
 }
 
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-function randomFrom(alphabet: string, length: number): string {
-  const bytes = randomBytes(length);
-  let out = '';
-  for (const byte of bytes) out += alphabet[byte % alphabet.length];
-  return out;
-}
-
-/** An address that looks like one of the currency's network (openapi.yaml CryptoAddress: [A-Za-z0-9:]). */
+/**
+ * A valid address of the currency's network, checksum included (openapi.yaml CryptoAddress:
+ * [A-Za-z0-9:]), so that it passes the checks a withdrawal to it goes through.
+ */
 function fakeAddress(currencyCode: string): string {
   switch (currencyCode) {
     case 'LTC':
-      return `ltc1q${randomFrom(BECH32, 38)}`;
+      return segwitAddress('ltc', 0, randomBytes(20));
     case 'BTC':
-      return `bc1q${randomFrom(BECH32, 38)}`;
+      return segwitAddress('bc', 0, randomBytes(20));
     case 'ETH':
       return `0x${randomBytes(20).toString('hex')}`;
     case 'USDT':
-      return `T${randomFrom(BASE58, 33)}`;
+      return base58CheckAddress(0x41, randomBytes(20));
     default:
       return `sim${randomBytes(16).toString('hex')}`;
   }
@@ -129,6 +157,31 @@ function toTransfer(row: TransferRow): ChainTransfer {
   };
 }
 
+interface PayoutRow {
+  spend_request_id: string;
+  address: string;
+  currency_code: string;
+  amount: string;
+  status: PayoutStatus;
+  tx_id: string | null;
+  last_callback_status: number | null;
+  webhook_url: string;
+}
+
+const PAYOUT_COLUMNS = 'spend_request_id, address, currency_code, amount, status, tx_id, last_callback_status, webhook_url';
+
+function toPayout(row: PayoutRow): SimulatorPayout {
+  return {
+    spendRequestId: row.spend_request_id,
+    address: row.address,
+    currencyCode: row.currency_code,
+    amount: parseSignedAmount(row.amount),
+    status: row.status,
+    txId: row.tx_id,
+    lastCallbackStatus: row.last_callback_status,
+  };
+}
+
 /** The server's answer says the deposit reached a final status (openapi.yaml paymentWebhook 200). */
 function settledBy(answer: unknown): boolean {
   if (typeof answer !== 'object' || answer === null) return false;
@@ -147,8 +200,47 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
   const { db, secret, now } = options;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const log = options.log ?? (() => undefined);
+  const payoutFloat = formatAmount(options.payoutFloat ?? 1000n * 100_000_000n);
   let timer: NodeJS.Timeout | null = null;
   let mining: Promise<unknown> | null = null;
+  let online = true;
+
+  function assertOnline(): void {
+    if (!online) throw new PaymentProviderError('unavailable', 'the payment simulator is offline');
+  }
+
+  /** Adds `amount` (negative: takes it) to a currency's hot wallet, opening it with the float. */
+  async function creditHotWallet(tx: Queryable, currencyCode: string, amount: bigint): Promise<void> {
+    await tx.query(
+      `INSERT INTO simulator_hot_wallets (currency_code, balance) VALUES ($1, $2::numeric + $3::numeric)
+       ON CONFLICT (currency_code) DO UPDATE SET balance = simulator_hot_wallets.balance + $3::numeric`,
+      [currencyCode, payoutFloat, formatAmount(amount)],
+    );
+  }
+
+  /** A currency's hot wallet (opened with the float on first sight), locked when `tx` is a transaction. */
+  async function hotWallet(tx: Queryable, currencyCode: string, lock: boolean): Promise<{ balance: bigint; payoutsEnabled: boolean }> {
+    await tx.query('INSERT INTO simulator_hot_wallets (currency_code, balance) VALUES ($1, $2) ON CONFLICT (currency_code) DO NOTHING', [
+      currencyCode,
+      payoutFloat,
+    ]);
+    const row = await one<{ balance: string; payouts_enabled: boolean }>(
+      tx,
+      `SELECT balance, payouts_enabled FROM simulator_hot_wallets WHERE currency_code = $1${lock ? ' FOR UPDATE' : ''}`,
+      [currencyCode],
+    );
+    return { balance: parseSignedAmount(row.balance), payoutsEnabled: row.payouts_enabled };
+  }
+
+  /** Refuses a payout the hot wallet cannot make now. */
+  function assertPayable(wallet: { balance: bigint; payoutsEnabled: boolean }, currencyCode: string, amount: bigint): void {
+    if (!wallet.payoutsEnabled) throw new PaymentProviderError('rejected', `payouts in ${currencyCode} are suspended`);
+    if (wallet.balance < amount) throw new PaymentProviderError('insufficient_funds', `the ${currencyCode} hot wallet cannot cover ${formatAmount(amount)}`);
+  }
+
+  async function loadPayout(spendRequestId: string): Promise<SimulatorPayout> {
+    return toPayout(await one<PayoutRow>(db, `SELECT ${PAYOUT_COLUMNS} FROM simulator_payouts WHERE spend_request_id = $1`, [spendRequestId]));
+  }
 
   async function load(txId: string): Promise<ChainTransfer> {
     const row = await one<TransferRow>(
@@ -159,21 +251,11 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
     return toTransfer(row);
   }
 
-  /** POSTs the transfer's current state to its address's webhook URL; records the outcome. */
-  async function deliver(row: TransferRow): Promise<void> {
-    const body: SimulatorWebhookBody = {
-      type: 'deposit',
-      txId: row.tx_id,
-      address: row.address,
-      currencyCode: row.currency_code,
-      amount: formatAmount(parseSignedAmount(row.amount)),
-      confirmations: row.confirmations,
-    };
+  /** POSTs a signed webhook; its HTTP status and parsed answer, or null when it could not be delivered. */
+  async function post(webhookUrl: string, body: SimulatorWebhookBody, what: string): Promise<{ status: number; ok: boolean; answer: unknown } | null> {
     const raw = JSON.stringify(body);
     const self = options.selfUrl?.() ?? null;
-    const target = self ? new URL(new URL(row.webhook_url).pathname, self).toString() : row.webhook_url;
-    let status: number | null = null;
-    let settled = false;
+    const target = self ? new URL(new URL(webhookUrl).pathname, self).toString() : webhookUrl;
     try {
       const response = await fetch(target, {
         method: 'POST',
@@ -181,12 +263,30 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
         body: raw,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      status = response.status;
       const answer: unknown = await response.json().catch(() => null);
-      settled = response.ok && settledBy(answer);
+      return { status: response.status, ok: response.ok, answer };
     } catch (error) {
-      log(`payment simulator: webhook for ${row.tx_id} to ${target} failed`, error);
+      log(`payment simulator: webhook for ${what} to ${target} failed`, error);
+      return null;
     }
+  }
+
+  /** POSTs the transfer's current state to its address's webhook URL; records the outcome. */
+  async function deliver(row: TransferRow): Promise<void> {
+    const delivered = await post(
+      row.webhook_url,
+      {
+        type: 'deposit',
+        txId: row.tx_id,
+        address: row.address,
+        currencyCode: row.currency_code,
+        amount: formatAmount(parseSignedAmount(row.amount)),
+        confirmations: row.confirmations,
+      },
+      row.tx_id,
+    );
+    const status = delivered?.status ?? null;
+    const settled = delivered !== null && delivered.ok && settledBy(delivered.answer);
     await db.query('UPDATE simulator_transfers SET last_callback_status = $2, settled = settled OR $3 WHERE tx_id = $1', [
       row.tx_id,
       status,
@@ -209,6 +309,7 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
     key: 'simulator',
 
     async createDepositAddress(request: DepositAddressRequest): Promise<DepositAddress> {
+      assertOnline();
       const address = fakeAddress(request.currencyCode);
       await db.query(
         'INSERT INTO simulator_addresses (address, currency_code, network, webhook_url, created_at) VALUES ($1, $2, $3, $4, $5)',
@@ -217,12 +318,97 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
       return { address, network: request.network };
     },
 
-    parseWebhook(request: WebhookRequest): DepositNotification {
+    async createSpendRequest(request: SpendRequestInput): Promise<SpendRequest> {
+      assertOnline();
+      const own = await maybeOne<{ address: string }>(db, 'SELECT address FROM simulator_addresses WHERE address = $1', [request.address]);
+      if (own) throw new PaymentProviderError('invalid_address', 'a payout to one of the provider\'s own deposit addresses');
+      assertPayable(await hotWallet(db, request.currencyCode, false), request.currencyCode, request.amount);
+      // The casino's withdrawal id is the client reference: asking again returns the same spend request.
+      await db.query(
+        `INSERT INTO simulator_payouts (spend_request_id, withdrawal_id, currency_code, network, address, amount, webhook_url, status, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'created', $8) ON CONFLICT (withdrawal_id) DO NOTHING`,
+        [
+          `sp_${randomBytes(12).toString('hex')}`,
+          request.withdrawalId,
+          request.currencyCode,
+          request.network,
+          request.address,
+          formatAmount(request.amount),
+          request.webhookUrl,
+          now(),
+        ],
+      );
+      const row = await one<{ spend_request_id: string }>(db, 'SELECT spend_request_id FROM simulator_payouts WHERE withdrawal_id = $1', [
+        request.withdrawalId,
+      ]);
+      return { spendRequestId: row.spend_request_id };
+    },
+
+    async confirmSpendRequest(spendRequestId: string): Promise<void> {
+      assertOnline();
+      await db.transaction(async (tx) => {
+        const payout = await maybeOne<PayoutRow>(tx, `SELECT ${PAYOUT_COLUMNS} FROM simulator_payouts WHERE spend_request_id = $1 FOR UPDATE`, [
+          spendRequestId,
+        ]);
+        if (!payout) throw new PaymentProviderError('rejected', `no spend request ${spendRequestId}`);
+        // Confirmed before: a retried confirmation changes nothing.
+        if (payout.status !== 'created') return;
+        const amount = parseSignedAmount(payout.amount);
+        // The balance may have moved since the spend request was priced: checked again, under lock.
+        assertPayable(await hotWallet(tx, payout.currency_code, true), payout.currency_code, amount);
+        await creditHotWallet(tx, payout.currency_code, -amount);
+        await tx.query("UPDATE simulator_payouts SET status = 'confirmed' WHERE spend_request_id = $1", [spendRequestId]);
+      });
+    },
+
+    async settlePayout(spendRequestId: string, outcome: WithdrawalOutcome): Promise<SimulatorPayout> {
+      const payout = await db.transaction(async (tx) => {
+        const row = await maybeOne<PayoutRow>(tx, `SELECT ${PAYOUT_COLUMNS} FROM simulator_payouts WHERE spend_request_id = $1 FOR UPDATE`, [
+          spendRequestId,
+        ]);
+        if (!row || row.status === 'created') throw new UnknownPayoutError(`no confirmed payout ${spendRequestId}`);
+        if (row.status !== 'confirmed') return row;
+        if (outcome === 'confirmed') {
+          return one<PayoutRow>(
+            tx,
+            `UPDATE simulator_payouts SET status = 'sent', tx_id = $2 WHERE spend_request_id = $1 RETURNING ${PAYOUT_COLUMNS}`,
+            [spendRequestId, randomBytes(32).toString('hex')],
+          );
+        }
+        // A failed payout never left: the coins are the hot wallet's again.
+        await creditHotWallet(tx, row.currency_code, parseSignedAmount(row.amount));
+        return one<PayoutRow>(tx, `UPDATE simulator_payouts SET status = 'failed' WHERE spend_request_id = $1 RETURNING ${PAYOUT_COLUMNS}`, [
+          spendRequestId,
+        ]);
+      });
+      const body: SimulatorWebhookBody =
+        payout.status === 'sent'
+          ? { type: 'withdrawal', spendRequestId, outcome: 'confirmed', ...(payout.tx_id ? { txId: payout.tx_id } : {}) }
+          : { type: 'withdrawal', spendRequestId, outcome: 'failed' };
+      const delivered = await post(payout.webhook_url, body, spendRequestId);
+      await db.query('UPDATE simulator_payouts SET last_callback_status = $2 WHERE spend_request_id = $1', [spendRequestId, delivered?.status ?? null]);
+      return loadPayout(spendRequestId);
+    },
+
+    setOnline(value: boolean) {
+      online = value;
+    },
+
+    parseWebhook(request: WebhookRequest): ProviderNotification {
       if (!verifyWebhookSignature(secret, request.rawBody, request.headers[WEBHOOK_SIGNATURE_HEADER])) {
         throw new WebhookSignatureError('the webhook signature does not match its body');
       }
       const body = request.body as SimulatorWebhookBody;
+      if (body.type === 'withdrawal') {
+        return {
+          type: 'withdrawal',
+          spendRequestId: body.spendRequestId,
+          outcome: body.outcome,
+          ...(body.txId === undefined ? {} : { txId: body.txId }),
+        };
+      }
       return {
+        type: 'deposit',
         txId: body.txId,
         address: body.address,
         currencyCode: body.currencyCode,
@@ -232,7 +418,9 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
     },
 
     async transfer(address: string, amount: bigint): Promise<ChainTransfer> {
-      const known = await maybeOne<{ address: string }>(db, 'SELECT address FROM simulator_addresses WHERE address = $1', [address]);
+      const known = await maybeOne<{ address: string; currency_code: string }>(db, 'SELECT address, currency_code FROM simulator_addresses WHERE address = $1', [
+        address,
+      ]);
       if (!known) throw new UnknownChainAddressError(`no simulator address ${address}`);
       const txId = randomBytes(32).toString('hex');
       await db.query('INSERT INTO simulator_transfers (tx_id, address, amount, confirmations, created_at) VALUES ($1, $2, $3, 0, $4)', [
@@ -241,6 +429,8 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
         formatAmount(amount),
         now(),
       ]);
+      // The provider holds what its addresses receive: payouts are made from it.
+      await creditHotWallet(db, known.currency_code, amount);
       const row = await one<TransferRow>(
         db,
         `SELECT ${TRANSFER_COLUMNS} FROM simulator_transfers t JOIN simulator_addresses a ON a.address = t.address WHERE t.tx_id = $1`,

@@ -6,15 +6,27 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * appears or gains confirmations. Two adapters fit this shape:
  * - `simulator` (server/providers/payment-simulator.ts): keeps its own chain in the database and calls
  *   the server's webhook over real HTTP, exactly as a remote provider would;
- * - `coinpayments` (to come): CoinPayments API v2, whose deposit addresses take a webhook URL each and
- *   whose webhooks are signed with HMAC-SHA256.
+ * - `coinpayments` (server/providers/coinpayments.ts): CoinPayments API v2, whose deposit addresses take a
+ *   webhook URL each and whose webhooks are signed with HMAC-SHA256.
  *
- * The server side (server/domain/deposits.ts) only sees {@link DepositNotification}s: what arrived, where,
- * and how many confirmations it has now. Notifications are state, not events: a replay or a late
- * duplicate carries the same state and moves nothing.
+ * Withdrawals are two-step, as CoinPayments does them: a spend request (the provider prices it; nothing
+ * moves yet), then its confirmation; the outcome (sent on chain, or failed) arrives later by webhook.
+ *
+ * The server side (server/domain/deposits.ts, server/domain/withdrawals.ts) only sees
+ * {@link ProviderNotification}s. Notifications are state, not events: a replay or a late duplicate
+ * carries the same state and moves nothing.
  */
 
 export type PaymentProviderKey = 'simulator' | 'coinpayments';
+
+/**
+ * Where each adapter's webhooks arrive, under /api/v1. The simulator's payloads are the contract's own
+ * (PaymentWebhook); CoinPayments sends its own shapes, to a route of its own.
+ */
+export const WEBHOOK_PATHS: Readonly<Record<PaymentProviderKey, string>> = {
+  simulator: '/payment/webhook/simulator',
+  coinpayments: '/payment/coinpayments/webhook',
+};
 
 export interface DepositAddressRequest {
   /** The casino's wallet the address pays into (for the provider's label; the server keeps the mapping). */
@@ -41,6 +53,59 @@ export interface DepositNotification {
   confirmations: number;
 }
 
+/** Where a withdrawal ended at the provider. */
+export type WithdrawalOutcome = 'confirmed' | 'failed';
+
+/** The outcome of one payout, as the provider reports it. */
+export interface WithdrawalNotification {
+  /** The provider's id of the spend request (returned by {@link PaymentProvider.createSpendRequest}). */
+  spendRequestId: string;
+  outcome: WithdrawalOutcome;
+  /** The chain transaction id of a confirmed payout, when the provider tells it. */
+  txId?: string;
+}
+
+export type ProviderNotification = ({ type: 'deposit' } & DepositNotification) | ({ type: 'withdrawal' } & WithdrawalNotification);
+
+export interface SpendRequestInput {
+  /** The casino's withdrawal id: the provider's client reference, so a retried request is recognised. */
+  withdrawalId: number;
+  walletId: number;
+  currencyCode: string;
+  network: string;
+  /** The destination address (already checked against the network's format). */
+  address: string;
+  /** Units of 1e-8: what the player receives; the casino's fee is not sent. */
+  amount: bigint;
+  /** Where the provider must send this payout's webhooks. */
+  webhookUrl: string;
+}
+
+export interface SpendRequest {
+  spendRequestId: string;
+}
+
+/** Why the provider refused or could not take a request; mapped to the contract's codes by the caller. */
+export type PaymentProviderFailure =
+  /** Unreachable, timed out or answered 5xx: nothing is known to have happened (502 COIN_PAYMENTS_SERVER_ERROR). */
+  | 'unavailable'
+  /** The provider's own wallet cannot cover the payout on this network now (422 NOT_ENOUGH_AMOUNT). */
+  | 'insufficient_funds'
+  /** The provider refuses the destination address (422 INVALID_ADDRESS). */
+  | 'invalid_address'
+  /** Any other refusal (502 PAYMENT_ERROR). */
+  | 'rejected';
+
+export class PaymentProviderError extends Error {
+  override readonly name = 'PaymentProviderError';
+  constructor(
+    readonly failure: PaymentProviderFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface WebhookRequest {
   /** The body exactly as received: signatures are over these bytes, not over re-serialised JSON. */
   rawBody: string;
@@ -58,11 +123,15 @@ export interface PaymentProvider {
   readonly key: PaymentProviderKey;
   /** A new address for the wallet; the server asks once per wallet and keeps it. */
   createDepositAddress(request: DepositAddressRequest): Promise<DepositAddress>;
+  /** Withdrawal step one: asks the provider to price a payout. Throws {@link PaymentProviderError}. */
+  createSpendRequest(request: SpendRequestInput): Promise<SpendRequest>;
+  /** Withdrawal step two: confirms the spend request; the outcome arrives by webhook. Throws {@link PaymentProviderError}. */
+  confirmSpendRequest(spendRequestId: string): Promise<void>;
   /**
    * Verifies a webhook's signature and reads its notification. Throws {@link WebhookSignatureError} when
    * the signature does not match; nothing may be trusted (or changed) before this returns.
    */
-  parseWebhook(request: WebhookRequest): DepositNotification;
+  parseWebhook(request: WebhookRequest): ProviderNotification;
   /** Background work (the simulator's block timer); called once the server listens. */
   start?(): void;
   /** Stops background work; called when the server closes. */

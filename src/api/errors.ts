@@ -67,7 +67,6 @@ const KNOWN_ERROR_CODES: Record<ErrorCode, true> = {
   FORBIDDEN: true,
   NOT_FOUND: true,
   RATE_LIMITED: true,
-  NOT_IMPLEMENTED: true,
   FILE_TOO_LARGE: true,
   UNSUPPORTED_MEDIA_TYPE: true,
   INVALID_TOKEN: true,
@@ -81,6 +80,7 @@ const KNOWN_ERROR_CODES: Record<ErrorCode, true> = {
   INVALID_ADDRESS: true,
   SAME_PASSWORD: true,
   INVALID_SIGNATURE: true,
+  IDEMPOTENCY_KEY_REUSED: true,
 };
 
 export const ERROR_CODES: readonly ErrorCode[] = Object.keys(KNOWN_ERROR_CODES) as ErrorCode[];
@@ -153,7 +153,7 @@ export function errorMessageKey(code: string | null | undefined, fallback: FlowF
  * Field codes the server sends besides src/rules' RuleCode: its own checks (see `FieldError` in
  * openapi.yaml and server/http) that have no client-side rule.
  */
-export const SERVER_FIELD_CODES = ['documentLabel', 'duplicate', 'address.limit', 'selfExclusion.range', 'count', 'maxItems', 'mismatch'] as const;
+export const SERVER_FIELD_CODES = ['documentLabel', 'duplicate', 'address.limit', 'selfExclusion.range', 'count', 'maxItems', 'mismatch', 'dateRange'] as const;
 export type ServerFieldCode = (typeof SERVER_FIELD_CODES)[number];
 export type FieldCode = RuleCode | ServerFieldCode;
 
@@ -214,6 +214,7 @@ const RULE_MESSAGE_KEYS: Readonly<Record<FieldCode, MessageKey>> = {
   count: 'rules.count',
   maxItems: 'rules.maxItems',
   mismatch: 'rules.mismatch',
+  dateRange: 'rules.dateRange',
 };
 
 /** For a code nobody catalogued (a schema keyword the server passes through, such as 'pattern'). */

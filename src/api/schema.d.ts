@@ -600,13 +600,19 @@ export interface paths {
         };
         /**
          * List the player's ledger transactions
-         * @description Every balance movement of the player (deposits, withdrawals and their fees, casino bets and
-         *     wins, bonuses, referral rewards), newest first, filtered by the optional parameters
-         *     (`startDate` inclusive, `endDate` exclusive; `endDate` before `startDate` is 400).
+         * @description Every balance movement of the player (deposits, withdrawals and their fees, casino bets, wins,
+         *     free spins and rollbacks, bonuses, referral rewards), only the caller's own, newest first,
+         *     filtered by the optional parameters (`startDate` inclusive, `endDate` exclusive) and paged.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
-         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR;
-         *     501 NOT_IMPLEMENTED.
+         *     A movement that went through several statuses (a deposit seen pending, then credited) is one
+         *     row showing its latest status, id, balances and time. A deposit under the minimum deposit is
+         *     listed as a `failed` deposit whose before and after balances are equal: it was recorded, not
+         *     credited and not refunded.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (field codes: `type`, `enum`, `format`, `minimum`,
+         *     `maximum`, `dateRange` on `endDate` when it is before `startDate`); 401
+         *     ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type; 403
+         *     USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
          */
         get: operations["userGetTransactions"];
         put?: never;
@@ -841,16 +847,199 @@ export interface paths {
         };
         /**
          * Bet history
-         * @description The player's game rounds, newest first: bet, multiplier and payout per round. Filters are
-         *     optional (`startDate` inclusive, `endDate` exclusive).
+         * @description The player's game rounds (SPEC §3 bet history), newest first by the round's first call: date
+         *     and time, game, bet amount (net of rolled-back bets), multiplier and payout (net of rolled-back
+         *     wins) per round, in every currency unless `currencyCode` is given. Filters are optional
+         *     (`startDate` inclusive, `endDate` exclusive, both on the round's start; `gameId`; `status`).
+         *     A free spin is a round with a bet of 0 and a null multiplier.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
-         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR;
-         *     501 NOT_IMPLEMENTED.
+         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
          */
         get: operations["casinoGetTransactions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-wallet/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Balance of a game session's wallet
+         * @description Called by the game provider (never by the SPA), at launch and whenever the game shows the
+         *     player's balance. See the tag's description for the signing rule.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing);
+         *     401 SESSION_EXPIRED (unknown session), INVALID_SIGNATURE; 403 FORBIDDEN (a demo session);
+         *     415 UNSUPPORTED_MEDIA_TYPE; 422 CURRENCY_NOT_AVAILABLE (the session's currency has no wallet);
+         *     500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["gameWalletBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-wallet/bet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a bet of a game round
+         * @description Debits `amount` from the session's wallet: from `available` first, the rest from the bonus
+         *     balance (`bonusAmount` says how much). The stake counts toward the active bonus's wagering. The
+         *     first bet of a `roundId` opens the round. A replay (same round and `transactionId`) answers the
+         *     first result with `replayed: true` and moves nothing.
+         *
+         *     Refused, with nothing moved: while the player is inactive or self-excluded; when the session has
+         *     expired; when the bet would take the player's net stakes of the last 24 hours, 7 days or 30 days
+         *     past a bet limit, or their net loss (stakes − wins) past a loss limit (limits apply to the LTC
+         *     wallet); when available + bonus is less than `amount`; when a rollback closed the round (a
+         *     rollback of this very bet may arrive first).
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing, `amount` zero
+         *     or finer than the currency, `transactionId` reused with a different request: field code
+         *     `duplicate`); 401 SESSION_EXPIRED, INVALID_SIGNATURE; 403 FORBIDDEN (a demo session),
+         *     USER_INACTIVE, SELF_EXCLUDED; 415 UNSUPPORTED_MEDIA_TYPE; 422 INSUFFICIENT_BALANCE,
+         *     DAILY_BET_LIMIT_EXCEEDED, WEEKLY_BET_LIMIT_EXCEEDED, MONTHLY_BET_LIMIT_EXCEEDED,
+         *     DAILY_LOSS_LIMIT_EXCEEDED, WEEKLY_LOSS_LIMIT_EXCEEDED, MONTHLY_LOSS_LIMIT_EXCEEDED,
+         *     INVALID_VALUE (round closed by a rollback, or another wallet's round), CURRENCY_NOT_AVAILABLE;
+         *     500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["gameWalletBet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-wallet/win": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a win of a game round
+         * @description Credits `amount` (0 settles a lost round) to the session's wallet, split like the round's
+         *     stake: the bonus-paid share of the stake, rounded up to the currency's precision, goes to the
+         *     bonus balance (`bonusAmount`), the rest to `available`. A round may have several wins, each with
+         *     its own `transactionId`; a replay answers the first result and moves nothing. A win is paid even
+         *     after the session expired or the player self-excluded: the round began while they could play.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing, `amount` finer
+         *     than the currency, `transactionId` reused with a different request: field code `duplicate`);
+         *     401 SESSION_EXPIRED (unknown session), INVALID_SIGNATURE; 403 FORBIDDEN (a demo session);
+         *     404 NOT_FOUND (no bet opened the round); 415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_VALUE (round
+         *     closed by a rollback, or another wallet's round), CURRENCY_NOT_AVAILABLE;
+         *     500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["gameWalletWin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-wallet/rollback-bet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bet of a game round
+         * @description Returns the bet `referenceTransactionId` of the round to where it was paid from (available and
+         *     bonus, as it was taken) and closes the round: later bets and wins of it are refused. A rollback
+         *     of a bet that never arrived moves nothing (`amount` "0") but is recorded, so the late bet is
+         *     refused; a second rollback of the same bet moves nothing. A replay answers the first result.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing,
+         *     `transactionId` reused with a different request: field code `duplicate`); 401 SESSION_EXPIRED
+         *     (unknown session), INVALID_SIGNATURE; 403 FORBIDDEN (a demo session);
+         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_VALUE (another wallet's round), CURRENCY_NOT_AVAILABLE;
+         *     500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["gameWalletRollbackBet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-wallet/rollback-win": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a win of a game round
+         * @description Takes back the win (or free-spin winnings) `referenceTransactionId` of the round from where it
+         *     was paid (available and bonus, as it was split) and closes the round. A rollback of a win that never arrived moves
+         *     nothing but is recorded, so the late win is refused. Refused when the player no longer has the
+         *     money (balances never go below zero). A replay answers the first result.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing,
+         *     `transactionId` reused with a different request: field code `duplicate`); 401 SESSION_EXPIRED
+         *     (unknown session), INVALID_SIGNATURE; 403 FORBIDDEN (a demo session);
+         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INSUFFICIENT_BALANCE, INVALID_VALUE (another wallet's round),
+         *     CURRENCY_NOT_AVAILABLE; 500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["gameWalletRollbackWin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-wallet/free-spin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay the winnings of a free spin
+         * @description Credits the winnings of a free spin (no stake; 0 records a spin that won nothing) to
+         *     `available`, in a round of its own: it shows in the bet history with a bet of 0. Needs a live
+         *     session; a replay answers the first result and moves nothing.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing, `amount` finer
+         *     than the currency, `transactionId` reused with a different request: field code `duplicate`);
+         *     401 SESSION_EXPIRED, INVALID_SIGNATURE; 403 FORBIDDEN (a demo session);
+         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_VALUE (round closed by a rollback, or another wallet's
+         *     round), CURRENCY_NOT_AVAILABLE; 500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["gameWalletFreeSpin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1144,22 +1333,40 @@ export interface paths {
         put?: never;
         /**
          * Request a crypto withdrawal
-         * @description Requests a payout of `amount` to `address`; `fee` is charged on top, so the wallet must hold
-         *     `amount + fee` available (that sum moves to `pending` until the payout completes). One
-         *     request may be pending at a time. Not allowed while a bonus is still being wagered
-         *     (CASHOUT_NOT_ALLOWED). Success is signalled by `spendRequestId`. `amount`: greater than 0, at
-         *     most 10000, up to 8 decimals.
+         * @description Requests a payout of `amount` to `address`; the currency's `fee` (0.000006 LTC) is charged on
+         *     top, so the wallet must hold `amount + fee` available (INSUFFICIENT_BALANCE otherwise). That
+         *     sum moves to `pending` at once (a pending `withdraw` transaction) and stays there until the
+         *     provider's callback (`paymentWebhook`): sent, it leaves (a completed `withdraw` of `amount` and
+         *     a completed `withdrawFee` of `fee`); failed, it returns to `available` (a failed
+         *     `withdrawRefund`). One request may be pending per wallet at a time
+         *     (WITHDRAWAL_REQUEST_IN_PENDING); concurrent requests are taken one after the other. Not allowed
+         *     while a bonus is still being wagered (CASHOUT_NOT_ALLOWED). Withdrawing adds no
+         *     self-exclusion check of its own (withdrawals stay allowed while self-excluded); 403
+         *     SELF_EXCLUDED comes only from the session check every signed-in operation makes.
+         *     Success is signalled by `spendRequestId`. `amount`: greater than 0, at most 10000, up to 8
+         *     decimals, at least the currency's minimum withdrawal (0.03 LTC). `address` must be valid for
+         *     the currency's network, checksum included (LTC: `ltc1…` bech32/bech32m, or base58check `L…`,
+         *     `M…`, `3…`), else INVALID_ADDRESS.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.max`, ...);
-         *     401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type;
-         *     403 USER_INACTIVE, SELF_EXCLUDED; 404 NOT_FOUND (payment provider); 409 WITHDRAWAL_REQUEST_IN_PENDING;
-         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INSUFFICIENT_BALANCE, NOT_ENOUGH_AMOUNT (the provider cannot
-         *     pay out on this network right now), INVALID_ADDRESS, CASHOUT_NOT_ALLOWED,
-         *     CURRENCY_NOT_AVAILABLE, PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED,
-         *     PAYMENT_PROVIDER_LIMITS_NOT_EXISTS, MINIMUM_WITHDRAW_AMOUNT_LIMIT,
-         *     MAXIMUM_WITHDRAW_AMOUNT_LIMIT; 500 INTERNAL_SERVER_ERROR, PAYMENT_ERROR_PLEASE_CONTACT_ADMIN
-         *     (the provider accepted but recording failed: funds are safe, support reconciles);
-         *     501 NOT_IMPLEMENTED; 502 COIN_PAYMENTS_SERVER_ERROR, PAYMENT_ERROR.
+         *     When the provider refuses the payout, the held funds return to `available` (a failed
+         *     `withdrawRefund`) and the refusal is answered: 502 COIN_PAYMENTS_SERVER_ERROR (unreachable),
+         *     422 NOT_ENOUGH_AMOUNT (it cannot cover the payout now), 422 INVALID_ADDRESS (it refuses the
+         *     destination), 502 PAYMENT_ERROR (any other refusal).
+         *
+         *     `Idempotency-Key` (optional): a request repeated with the key of an accepted one answers the
+         *     first response (its success, or its refusal) and moves nothing; with another body it is 409
+         *     IDEMPOTENCY_KEY_REUSED; while the first is still with the provider, 409
+         *     WITHDRAWAL_REQUEST_IN_PENDING.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.max` (over 10000),
+         *     `amount.decimals`, ...); 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED,
+         *     User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 404 NOT_FOUND (payment
+         *     provider); 409 WITHDRAWAL_REQUEST_IN_PENDING, IDEMPOTENCY_KEY_REUSED; 415
+         *     UNSUPPORTED_MEDIA_TYPE; 422 INSUFFICIENT_BALANCE, NOT_ENOUGH_AMOUNT (the provider cannot pay
+         *     out on this network right now), INVALID_ADDRESS, CASHOUT_NOT_ALLOWED, CURRENCY_NOT_AVAILABLE,
+         *     PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED, MINIMUM_WITHDRAW_AMOUNT_LIMIT; 500
+         *     INTERNAL_SERVER_ERROR (the funds stay held in `pending` if the provider's answer could not
+         *     be recorded; support reconciles); 502 COIN_PAYMENTS_SERVER_ERROR, PAYMENT_ERROR.
          */
         post: operations["paymentWithdraw"];
         delete?: never;
@@ -1178,10 +1385,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a payment provider's deposit notification
+         * Receive a payment provider's deposit or withdrawal notification
          * @description Called by the payment provider (never by the SPA) whenever a transfer to one of the casino's
-         *     deposit addresses appears or gains confirmations; the body is the transfer's current state. The
-         *     signature (`X-Webhook-Signature`: hex HMAC-SHA256 of the raw body with the webhook secret) is
+         *     deposit addresses appears or gains confirmations (`type: deposit`; the body is the transfer's
+         *     current state), and when a payout ends (`type: withdrawal`). The signature (`X-Webhook-Signature`: hex HMAC-SHA256 of the raw body with the webhook secret) is
          *     checked before anything else is read: a missing one is 400, a wrong one 401 INVALID_SIGNATURE,
          *     and neither changes anything.
          *
@@ -1193,12 +1400,61 @@ export interface paths {
          *     clear. Notifications are state, not events: a replay, or one with fewer confirmations than
          *     already seen, moves nothing and answers `changed: false`.
          *
+         *     A withdrawal notification carries the outcome of the payout with `spendRequestId` (see
+         *     `paymentWithdraw`): `confirmed` completes it (`amount` leaves `pending`, and `fee` with it);
+         *     `failed` returns `amount + fee` from `pending` to `available`. The answer is the withdrawal
+         *     after it; once completed or failed a withdrawal never changes again, so a replayed or late
+         *     notification moves nothing and answers `changed: false`.
+         *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body or signature header missing, or the body
          *     contradicts what was recorded for the transfer); 401 INVALID_SIGNATURE; 404 NOT_FOUND (not the
-         *     configured provider, or an address the casino never issued); 415 UNSUPPORTED_MEDIA_TYPE;
-         *     500 INTERNAL_SERVER_ERROR.
+         *     configured provider, an address the casino never issued, or a spend request it never made;
+         *     nothing changes); 415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["paymentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/coinpayments/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a CoinPayments wallet notification
+         * @description Called by CoinPayments (API v2, never by the SPA) when a transaction of one of the casino's
+         *     CoinPayments wallets appears or changes: a transfer to a deposit address (the URL is given per
+         *     address when the address is created), or a payout the casino requested. Only exists while
+         *     CoinPayments is the configured payment provider. The body is CoinPayments' wallet transaction,
+         *     passed through as CoinPayments sends it: only the fields below are read, others are allowed.
+         *
+         *     The request is signed as CoinPayments signs everything: `X-CoinPayments-Signature` is the base64
+         *     HMAC-SHA256, keyed with the integration's client secret, of U+FEFF, `POST`, this URL, the client
+         *     id (`X-CoinPayments-Client`), the timestamp (`X-CoinPayments-Timestamp`) and the raw body. It is
+         *     checked before anything else is read: a missing header is 400, a wrong signature or another
+         *     client 401 INVALID_SIGNATURE, and neither changes anything.
+         *
+         *     A receive (`transactionType` utxoExternalReceive, accountBasedExternalReceive, internalReceive,
+         *     sameUserReceive, accountBasedExternalTokenReceive) is a deposit, keyed by `transactionId`, with
+         *     the net `amount` (cut to 8 decimals) and its `confirmations`: it shows as pending at once and is
+         *     credited once it has the site's `depositConfirmations`, exactly as paymentWebhook describes. A
+         *     spend with a `spendRequestId` is the outcome of a withdrawal: published on chain (`txHash`) it
+         *     completes, failed (`status`) it is refunded, as paymentWebhook describes. Anything else (conversions, sweeps, a spend still without a hash) answers
+         *     `type: ignored` and changes nothing. Notifications are state: a replay moves nothing.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, a signature header missing, a receive
+         *     without address or amount, or a body that contradicts what was recorded); 401 INVALID_SIGNATURE;
+         *     404 NOT_FOUND (CoinPayments is not the configured provider, or an address or spend request the
+         *     casino never issued); 415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["paymentCoinPaymentsWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1216,7 +1472,7 @@ export interface paths {
          * List the bonus offers
          * @description Active bonus offers, filtered by `type`, newest first.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 500 INTERNAL_SERVER_ERROR; 501 NOT_IMPLEMENTED.
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 500 INTERNAL_SERVER_ERROR.
          */
         get: operations["bonusList"];
         put?: never;
@@ -1238,8 +1494,7 @@ export interface paths {
          * Get one bonus offer
          * @description One bonus offer by id.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 INVALID_BONUS_ID; 500 INTERNAL_SERVER_ERROR;
-         *     501 NOT_IMPLEMENTED.
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 INVALID_BONUS_ID; 500 INTERNAL_SERVER_ERROR.
          */
         get: operations["bonusDetail"];
         put?: never;
@@ -1260,11 +1515,11 @@ export interface paths {
         /**
          * List the player's claimed bonuses
          * @description The player's bonuses, filtered by `status` (the SPA's tabs: all, active, queued, completed,
-         *     forfeited), most recently claimed first.
+         *     forfeited), most recently claimed first. A bonus whose `expireAt` has passed is shown (and
+         *     settled) as `expired`, and the next queued one started.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
-         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR;
-         *     501 NOT_IMPLEMENTED.
+         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
          */
         get: operations["bonusUserList"];
         put?: never;
@@ -1286,16 +1541,21 @@ export interface paths {
         put?: never;
         /**
          * Claim a bonus
-         * @description Claims a bonus offer in the wallet of `currencyId`. It becomes `active`, or `queued` behind the
-         *     player's active bonus. The SPA reloads the player afterwards.
+         * @description Claims a bonus offer in the wallet of `currencyId` (the offer's currency). It becomes `active`,
+         *     or `queued` behind the player's active bonus (one is active at a time; queued bonuses start,
+         *     oldest first, when it ends). A fixed bonus is credited to the wallet's bonus balance when it
+         *     starts, and `amountToWager` is its amount × `wageringMultiplier`. A deposit bonus starts with
+         *     amount 0 and is credited (`percentage` of the deposit, capped at the offer's `amount`) by the
+         *     next credited deposit of at least `minDeposit` in that wallet. A daily offer can be claimed once
+         *     per UTC day, every other offer once. The SPA reloads the player afterwards.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED;
          *     404 INVALID_BONUS_ID; 409 BONUS_ALREADY_ACTIVE (this offer is active or queued for the
-         *     player), BONUS_ALREADY_AVAILED (a one-time offer already claimed); 415 UNSUPPORTED_MEDIA_TYPE;
-         *     422 INVALID_BONUS (inactive, expired, not claimable directly, or its conditions such as a
-         *     qualifying deposit are not met), CURRENCY_NOT_AVAILABLE; 500 INTERNAL_SERVER_ERROR;
-         *     501 NOT_IMPLEMENTED.
+         *     player), BONUS_ALREADY_AVAILED (a one-time offer already claimed, or a daily offer already
+         *     claimed today); 415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (inactive, past its `validTill`,
+         *     or a referral offer, which is claimed with bonusAvailReferral), CURRENCY_NOT_AVAILABLE (not the
+         *     offer's currency, or the player has no wallet in it); 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["bonusAvail"];
         delete?: never;
@@ -1316,12 +1576,12 @@ export interface paths {
         /**
          * Forfeit a bonus
          * @description Forfeits an active or queued bonus: the remaining bonus money is removed from the wallet and
-         *     the bonus becomes `forfeited`.
+         *     the bonus becomes `forfeited`; the oldest queued bonus then starts.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
-         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 404 NOT_FOUND;
-         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (already completed, forfeited or expired);
-         *     500 INTERNAL_SERVER_ERROR; 501 NOT_IMPLEMENTED.
+         *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 404 NOT_FOUND
+         *     (no such bonus of this player); 415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (already
+         *     completed, forfeited or expired); 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["bonusCancel"];
         delete?: never;
@@ -1342,13 +1602,15 @@ export interface paths {
         /**
          * Claim the referral reward
          * @description Credits the accumulated referral reward (`settings.referralReward` per referred player who
-         *     signed up with the player's `referralCode`, up to `settings.referralLimit` players) to the
-         *     wallet of `currencyId`.
+         *     signed up with the player's `referralCode`, up to `settings.referralLimit` players over all
+         *     claims) to the available balance of the wallet of `currencyId`. Each claim pays for the
+         *     referred players not paid for yet; `referredCount` is how many this claim paid for.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED;
-         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (nothing to claim), REFERRAL_LIMIT_EXCEEDED,
-         *     CURRENCY_NOT_AVAILABLE; 500 INTERNAL_SERVER_ERROR; 501 NOT_IMPLEMENTED.
+         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (no referred player left to pay for),
+         *     REFERRAL_LIMIT_EXCEEDED (rewards for `settings.referralLimit` players already paid),
+         *     CURRENCY_NOT_AVAILABLE (no wallet in that currency); 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["bonusAvailReferral"];
         delete?: never;
@@ -1687,6 +1949,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/withdrawals/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a simulated payout
+         * @description Simulator only (404 NOT_FOUND when it is off). Ends a payout the simulated provider confirmed
+         *     (see `paymentWithdraw`): `confirmed` sends it on chain, `failed` fails it (its amount goes back
+         *     to the provider's hot wallet); either way the signed withdrawal webhook goes to the server,
+         *     which completes the withdrawal or returns the player's funds. A payout already ended keeps its
+         *     outcome: settling it again re-sends that outcome's webhook (a replay, which moves nothing).
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 NOT_FOUND (simulator off, or no confirmed payout
+         *     with this `spendRequestId`: nothing changes); 415 UNSUPPORTED_MEDIA_TYPE;
+         *     500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["devWithdrawalsSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1710,7 +2000,7 @@ export interface components {
          * @description The error class, one per HTTP status.
          * @enum {string}
          */
-        ErrorName: "BadRequest" | "Unauthorized" | "Forbidden" | "NotFound" | "Conflict" | "PayloadTooLarge" | "UnsupportedMediaType" | "UnprocessableEntity" | "TooManyRequests" | "InternalServerError" | "NotImplemented" | "BadGateway";
+        ErrorName: "BadRequest" | "Unauthorized" | "Forbidden" | "NotFound" | "Conflict" | "PayloadTooLarge" | "UnsupportedMediaType" | "UnprocessableEntity" | "TooManyRequests" | "InternalServerError" | "BadGateway";
         FieldError: {
             /**
              * @description The request member at fault: its name (`password`), or a dotted path for nested members and
@@ -1731,18 +2021,19 @@ export interface components {
          *
          *     The codes of SPEC §8 are kept verbatim, including their irregular spellings
          *     (`User_Not_Exists_Error_Type`, `DEPOSIT_LIMIT_EXCEED`). Added because a real server needs
-         *     them: SELF_EXCLUDED, FORBIDDEN, NOT_FOUND, RATE_LIMITED, NOT_IMPLEMENTED, FILE_TOO_LARGE,
+         *     them: SELF_EXCLUDED, FORBIDDEN, NOT_FOUND, RATE_LIMITED, FILE_TOO_LARGE,
          *     UNSUPPORTED_MEDIA_TYPE, INVALID_TOKEN (email or reset token unknown, expired or used),
          *     SOCIAL_LOGIN_FAILED, SOCIAL_LOGIN_NOT_CONFIGURED, DOCUMENT_ALREADY_SUBMITTED,
          *     PROFILE_INCOMPLETE, DAILY_LOSS_LIMIT_EXCEEDED, WEEKLY_LOSS_LIMIT_EXCEEDED,
          *     MONTHLY_LOSS_LIMIT_EXCEEDED, INVALID_ADDRESS (withdrawal address not valid for the network),
          *     SAME_PASSWORD (a reset to the current password), INVALID_SIGNATURE (a payment webhook whose
-         *     signature does not match).
+         *     signature does not match), IDEMPOTENCY_KEY_REUSED (an Idempotency-Key repeated with another
+         *     request).
          *
          *     Status per code: see the table in the API description.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_OR_EMAIL_ALREADY_EXISTS" | "WRONG_PASSWORD" | "USER_DOES_NOT_EXISTS" | "PLEASE_CHECK_REQUEST_DATA" | "INTERNAL_SERVER_ERROR" | "RESPONSE_VALIDATION_FAILED" | "USER_INACTIVE" | "EMAIL_NOT_VERIFIED" | "SESSION_EXPIRED" | "USERNAME_IS_TAKEN" | "INVALID_VALUE" | "NOT_ENOUGH_AMOUNT" | "INVALID_BONUS_ID" | "INVALID_BONUS" | "BONUS_ALREADY_ACTIVE" | "CASHOUT_NOT_ALLOWED" | "FILE_FORMAT_NOT_SUPPORTED" | "DAILY_BET_LIMIT_EXCEEDED" | "WEEKLY_BET_LIMIT_EXCEEDED" | "MONTHLY_BET_LIMIT_EXCEEDED" | "ADDRESS_ALREADY_EXISTS" | "INSUFFICIENT_BALANCE" | "BONUS_ALREADY_AVAILED" | "EMAIL_ALREADY_VERIFIED" | "REFERRAL_CODE_NOT_FOUND" | "User_Not_Exists_Error_Type" | "GAME_NOT_FOUND_ERROR" | "COIN_PAYMENTS_SERVER_ERROR" | "PAYMENT_ERROR" | "PAYMENT_ERROR_PLEASE_CONTACT_ADMIN" | "MINIMUM_WITHDRAW_AMOUNT_LIMIT" | "MAXIMUM_WITHDRAW_AMOUNT_LIMIT" | "MINIMUM_DEPOSIT_AMOUNT_LIMIT" | "MAXIMUM_DEPOSIT_AMOUNT_LIMIT" | "PAYMENT_PROVIDER_LIMITS_NOT_EXISTS" | "PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED" | "PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "PHONE_IS_TAKEN" | "CURRENCY_NOT_AVAILABLE" | "REFERRAL_LIMIT_EXCEEDED" | "DEPOSIT_LIMIT_EXCEED" | "WITHDRAWAL_REQUEST_IN_PENDING" | "ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED" | "SELF_EXCLUDED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "NOT_IMPLEMENTED" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_TOKEN" | "SOCIAL_LOGIN_FAILED" | "SOCIAL_LOGIN_NOT_CONFIGURED" | "DOCUMENT_ALREADY_SUBMITTED" | "PROFILE_INCOMPLETE" | "DAILY_LOSS_LIMIT_EXCEEDED" | "WEEKLY_LOSS_LIMIT_EXCEEDED" | "MONTHLY_LOSS_LIMIT_EXCEEDED" | "INVALID_ADDRESS" | "SAME_PASSWORD" | "INVALID_SIGNATURE";
+        ErrorCode: "USERNAME_OR_EMAIL_ALREADY_EXISTS" | "WRONG_PASSWORD" | "USER_DOES_NOT_EXISTS" | "PLEASE_CHECK_REQUEST_DATA" | "INTERNAL_SERVER_ERROR" | "RESPONSE_VALIDATION_FAILED" | "USER_INACTIVE" | "EMAIL_NOT_VERIFIED" | "SESSION_EXPIRED" | "USERNAME_IS_TAKEN" | "INVALID_VALUE" | "NOT_ENOUGH_AMOUNT" | "INVALID_BONUS_ID" | "INVALID_BONUS" | "BONUS_ALREADY_ACTIVE" | "CASHOUT_NOT_ALLOWED" | "FILE_FORMAT_NOT_SUPPORTED" | "DAILY_BET_LIMIT_EXCEEDED" | "WEEKLY_BET_LIMIT_EXCEEDED" | "MONTHLY_BET_LIMIT_EXCEEDED" | "ADDRESS_ALREADY_EXISTS" | "INSUFFICIENT_BALANCE" | "BONUS_ALREADY_AVAILED" | "EMAIL_ALREADY_VERIFIED" | "REFERRAL_CODE_NOT_FOUND" | "User_Not_Exists_Error_Type" | "GAME_NOT_FOUND_ERROR" | "COIN_PAYMENTS_SERVER_ERROR" | "PAYMENT_ERROR" | "PAYMENT_ERROR_PLEASE_CONTACT_ADMIN" | "MINIMUM_WITHDRAW_AMOUNT_LIMIT" | "MAXIMUM_WITHDRAW_AMOUNT_LIMIT" | "MINIMUM_DEPOSIT_AMOUNT_LIMIT" | "MAXIMUM_DEPOSIT_AMOUNT_LIMIT" | "PAYMENT_PROVIDER_LIMITS_NOT_EXISTS" | "PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED" | "PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "PHONE_IS_TAKEN" | "CURRENCY_NOT_AVAILABLE" | "REFERRAL_LIMIT_EXCEEDED" | "DEPOSIT_LIMIT_EXCEED" | "WITHDRAWAL_REQUEST_IN_PENDING" | "ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED" | "SELF_EXCLUDED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_TOKEN" | "SOCIAL_LOGIN_FAILED" | "SOCIAL_LOGIN_NOT_CONFIGURED" | "DOCUMENT_ALREADY_SUBMITTED" | "PROFILE_INCOMPLETE" | "DAILY_LOSS_LIMIT_EXCEEDED" | "WEEKLY_LOSS_LIMIT_EXCEEDED" | "MONTHLY_LOSS_LIMIT_EXCEEDED" | "INVALID_ADDRESS" | "SAME_PASSWORD" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED";
         SuccessEnvelope: {
             data: {
                 /** @constant */
@@ -1836,8 +2127,9 @@ export interface components {
          */
         DepositStatus: "pending" | "credited" | "below_minimum";
         /**
-         * @description A deposit notification: the current state of one incoming transfer. The simulator sends this
-         *     form; a real provider's adapter reads its own form into the same fields.
+         * @description A provider notification, in the form the simulator sends; a real provider's adapter reads its
+         *     own form into the same fields. `deposit`: the current state of one incoming transfer.
+         *     `withdrawal`: the outcome of one payout (`txId`, the chain transaction, when it was sent).
          */
         PaymentWebhook: {
             /** @enum {string} */
@@ -1847,6 +2139,12 @@ export interface components {
             currencyCode: components["schemas"]["CurrencyCode"];
             amount: components["schemas"]["Amount"];
             confirmations: number;
+        } | {
+            /** @enum {string} */
+            type: "withdrawal";
+            spendRequestId: components["schemas"]["SpendRequestId"];
+            outcome: components["schemas"]["WithdrawalOutcome"];
+            txId?: components["schemas"]["ChainTxId"];
         };
         WebhookDeposit: {
             txId: components["schemas"]["ChainTxId"];
@@ -1857,6 +2155,30 @@ export interface components {
             requiredConfirmations: number;
             status: components["schemas"]["DepositStatus"];
             /** @description False when the notification moved nothing (a replay, or nothing new). */
+            changed: boolean;
+        };
+        /** @description The payment provider's id of a payout request (its spend request). */
+        SpendRequestId: string;
+        /**
+         * @description How a payout ended at the provider: sent on chain, or failed (nothing left).
+         * @enum {string}
+         */
+        WithdrawalOutcome: "confirmed" | "failed";
+        WebhookWithdrawal: {
+            spendRequestId: components["schemas"]["SpendRequestId"];
+            address: components["schemas"]["CryptoAddress"];
+            currencyCode: components["schemas"]["CurrencyCode"];
+            amount: components["schemas"]["Amount"];
+            fee: components["schemas"]["Amount"];
+            /**
+             * @description completed: paid out (`amount` and `fee` left `pending`); failed: `amount + fee` returned to
+             *     `available`. A notification always leaves a withdrawal in one of these.
+             * @enum {string}
+             */
+            status: "completed" | "failed";
+            /** @description The chain transaction of a completed payout, when the provider told it. */
+            txId: components["schemas"]["ChainTxId"] | null;
+            /** @description False when the notification moved nothing (a replay, or a late one). */
             changed: boolean;
         };
         /** @description A transfer on the payment simulator's chain. */
@@ -1995,6 +2317,8 @@ export interface components {
             available: components["schemas"]["Amount"];
             /** @description Money on its way in (unconfirmed deposits) or out (withdrawals awaiting payout). */
             pending: components["schemas"]["Amount"];
+            /** @description Bonus money of the active bonus, not withdrawable until its wagering is done. */
+            bonus: components["schemas"]["Amount"];
             /** @description The wallet games are played with; exactly one per player. */
             selected: boolean;
         };
@@ -2060,6 +2384,61 @@ export interface components {
             currencyCode: components["schemas"]["CurrencyCode"];
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description The `sessionId` casinoInitGame returned for a real-money session. */
+        GameSessionId: string;
+        GameWalletAmountRequest: {
+            sessionId: components["schemas"]["GameSessionId"];
+            roundId: components["schemas"]["GameRoundId"];
+            transactionId: components["schemas"]["GameTransactionId"];
+            amount: components["schemas"]["Amount"];
+        };
+        GameWalletRollbackRequest: {
+            sessionId: components["schemas"]["GameSessionId"];
+            roundId: components["schemas"]["GameRoundId"];
+            transactionId: components["schemas"]["GameTransactionId"];
+            /** @description The `transactionId` of the bet or win cancelled. */
+            referenceTransactionId: components["schemas"]["GameTransactionId"];
+        };
+        /** @description The game provider's round id, unique per provider. */
+        GameRoundId: string;
+        /** @description The game provider's id of this call; with the round and the action, its idempotency key. */
+        GameTransactionId: string;
+        GameWalletBalance: {
+            currencyCode: components["schemas"]["CurrencyCode"];
+            /** @description available + bonus, what the game shows. */
+            balance: components["schemas"]["Amount"];
+            available: components["schemas"]["Amount"];
+            bonus: components["schemas"]["Amount"];
+        };
+        /** @description One accepted game wallet call and the wallet's balances right after it. */
+        GameTransaction: {
+            transactionId: components["schemas"]["GameTransactionId"];
+            roundId: components["schemas"]["GameRoundId"];
+            /** @enum {string} */
+            action: "bet" | "win" | "freeSpin" | "rollbackBet" | "rollbackWin";
+            /** @description Rollbacks only, the bet or win cancelled. */
+            referenceTransactionId: string | null;
+            /** @description What moved ("0" for a rollback of something that never arrived or was already rolled back). */
+            amount: components["schemas"]["Amount"];
+            /** @description The part of `amount` taken from or paid to the bonus balance. */
+            bonusAmount: components["schemas"]["Amount"];
+            /**
+             * Format: uuid
+             * @description The player's transaction (SPEC §3 transaction ID) that moved the money; null when nothing moved.
+             */
+            ledgerTransactionId: string | null;
+            balance: components["schemas"]["GameWalletBalance"];
+            /** @description True when this call repeated an earlier one; nothing moved this time. */
+            replayed: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        GameTransactionEnvelope: {
+            data: {
+                gameTransaction: components["schemas"]["GameTransaction"];
+            };
+            errors: components["schemas"]["EmptyErrors"];
         };
         /** @enum {string} */
         DocumentStatus: "Approved" | "Under Review" | "Rejected";
@@ -2475,15 +2854,6 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The reference server does not implement this money operation yet. Code NOT_IMPLEMENTED. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
         /**
          * @description The payment provider failed. Codes: COIN_PAYMENTS_SERVER_ERROR (unreachable or answered with
          *     an error), PAYMENT_ERROR (it refused the request). Nothing was charged.
@@ -2508,6 +2878,8 @@ export interface components {
         EndDate: string;
         /** @description Only rows in this currency. */
         CurrencyCodeFilter: components["schemas"]["CurrencyCode"];
+        /** @description Hex HMAC-SHA256 of the raw request body, keyed with the game provider's wallet key. */
+        GameSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -3292,6 +3664,8 @@ export interface operations {
                 endDate?: components["parameters"]["EndDate"];
                 /** @description Only rows in this currency. */
                 currencyCode?: components["parameters"]["CurrencyCodeFilter"];
+                /** @description Only rows of this wallet of the player (another player's wallet matches nothing). */
+                walletId?: components["schemas"]["Id"];
                 type?: components["schemas"]["TransactionType"];
                 actionType?: components["schemas"]["TransactionActionType"];
                 status?: components["schemas"]["TransactionStatus"];
@@ -3323,7 +3697,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     casinoGetProviders: {
@@ -3644,7 +4017,212 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    gameWalletBalance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw request body, keyed with the game provider's wallet key. */
+                "x-game-signature": components["parameters"]["GameSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sessionId: components["schemas"]["GameSessionId"];
+                };
+            };
+        };
+        responses: {
+            /** @description The wallet's balances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            balance: components["schemas"]["GameWalletBalance"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    gameWalletBet: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw request body, keyed with the game provider's wallet key. */
+                "x-game-signature": components["parameters"]["GameSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameWalletAmountRequest"];
+            };
+        };
+        responses: {
+            /** @description The bet taken (or, on a replay, the first answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameTransactionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    gameWalletWin: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw request body, keyed with the game provider's wallet key. */
+                "x-game-signature": components["parameters"]["GameSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameWalletAmountRequest"];
+            };
+        };
+        responses: {
+            /** @description The win paid (or, on a replay, the first answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameTransactionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    gameWalletRollbackBet: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw request body, keyed with the game provider's wallet key. */
+                "x-game-signature": components["parameters"]["GameSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameWalletRollbackRequest"];
+            };
+        };
+        responses: {
+            /** @description The rollback applied (or, on a replay, the first answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameTransactionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    gameWalletRollbackWin: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw request body, keyed with the game provider's wallet key. */
+                "x-game-signature": components["parameters"]["GameSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameWalletRollbackRequest"];
+            };
+        };
+        responses: {
+            /** @description The rollback applied (or, on a replay, the first answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameTransactionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    gameWalletFreeSpin: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw request body, keyed with the game provider's wallet key. */
+                "x-game-signature": components["parameters"]["GameSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GameWalletAmountRequest"];
+            };
+        };
+        responses: {
+            /** @description The winnings paid (or, on a replay, the first answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameTransactionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
         };
     };
     documentGetDocumentLabels: {
@@ -4006,7 +4584,14 @@ export interface operations {
     paymentWithdraw: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional client key of this request: a repeat with the same key and body answers the first
+                 *     response and moves nothing.
+                 * @example 7f3e9c2a-5b1d-4e8f-9a6c-0d2b4f6e8a1c
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4029,8 +4614,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description The provider's id for the payout request. */
-                            spendRequestId: string;
+                            spendRequestId: components["schemas"]["SpendRequestId"];
                             /** @constant */
                             status: "pending";
                             amount: components["schemas"]["Amount"];
@@ -4050,7 +4634,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -4073,7 +4656,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The notification was taken; the deposit's state after it. */
+            /** @description The notification was taken; the deposit's or the withdrawal's state after it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4082,6 +4665,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             deposit: components["schemas"]["WebhookDeposit"];
+                        } | {
+                            withdrawal: components["schemas"]["WebhookWithdrawal"];
                         };
                         errors: components["schemas"]["EmptyErrors"];
                     };
@@ -4090,6 +4675,77 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /**
              * @description The webhook's signature does not match its body (or the webhook secret). Code:
+             *     INVALID_SIGNATURE. Nothing was changed.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    paymentCoinPaymentsWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The CoinPayments integration's client id. */
+                "x-coinpayments-client": string;
+                /** @description When CoinPayments signed the request, UTC, `YYYY-MM-DDTHH:mm:ss`. */
+                "x-coinpayments-timestamp": string;
+                /** @description Base64 HMAC-SHA256 of the request, keyed with the client secret (see above). */
+                "x-coinpayments-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    walletId: string;
+                    transactionId: string;
+                    /** @example utxoExternalReceive */
+                    transactionType: string;
+                    address?: string;
+                    txHash?: string | null;
+                    spendRequestId?: string | null;
+                    /** @description The net amount in the coin, a decimal (CoinPayments documents a string). */
+                    amount?: string | number;
+                    symbol?: string;
+                    confirmations?: number;
+                    requiredConfirmations?: number;
+                    status?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The notification was taken; what it was about and the deposit's or withdrawal's state after it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "deposit" | "withdrawal" | "ignored";
+                            deposit?: components["schemas"]["WebhookDeposit"];
+                            withdrawal?: components["schemas"]["WebhookWithdrawal"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description The signature does not match the request, or it is signed for another client. Code:
              *     INVALID_SIGNATURE. Nothing was changed.
              */
             401: {
@@ -4139,7 +4795,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     bonusDetail: {
@@ -4170,7 +4825,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     bonusUserList: {
@@ -4209,13 +4863,18 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     bonusAvail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional client key of this request: a repeat with the same key answers the first
+                 *     response and changes nothing.
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4250,13 +4909,18 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     bonusCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional client key of this request: a repeat with the same key answers the first
+                 *     response and changes nothing.
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4284,13 +4948,18 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     bonusAvailReferral: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional client key of this request: a repeat with the same key answers the first
+                 *     response and changes nothing.
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4322,7 +4991,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getHealth: {
@@ -4753,6 +5421,56 @@ export interface operations {
                     "application/json": {
                         data: {
                             transfer: components["schemas"]["ChainTransfer"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    devWithdrawalsSettle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    spendRequestId: components["schemas"]["SpendRequestId"];
+                    outcome: components["schemas"]["WithdrawalOutcome"];
+                };
+            };
+        };
+        responses: {
+            /** @description The payout, after its webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description A payout of the payment simulator. */
+                            payout: {
+                                spendRequestId: components["schemas"]["SpendRequestId"];
+                                address: components["schemas"]["CryptoAddress"];
+                                currencyCode: components["schemas"]["CurrencyCode"];
+                                amount: components["schemas"]["Amount"];
+                                /**
+                                 * @description created (priced), confirmed (drawn from the hot wallet), sent or failed.
+                                 * @enum {string}
+                                 */
+                                status: "created" | "confirmed" | "sent" | "failed";
+                                txId: components["schemas"]["ChainTxId"] | null;
+                                /** @description HTTP status of the last webhook delivery; null when none was delivered. */
+                                callbackStatus: number | null;
+                            };
                         };
                         errors: components["schemas"]["EmptyErrors"];
                     };

@@ -186,7 +186,6 @@ export const en = {
       FORBIDDEN: 'You are not allowed to do this.',
       NOT_FOUND: 'Not found',
       RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
-      NOT_IMPLEMENTED: 'This feature is not available yet.',
       FILE_TOO_LARGE: 'The file is too large. Files must be under 5 MB.',
       UNSUPPORTED_MEDIA_TYPE: 'This kind of upload is not supported.',
       INVALID_TOKEN: 'This link is invalid or has expired.',
@@ -200,6 +199,7 @@ export const en = {
       INVALID_ADDRESS: 'This address is not valid for the selected network.',
       SAME_PASSWORD: 'The new password must be different from the current one.',
       INVALID_SIGNATURE: 'The payment notification could not be verified.',
+      IDEMPOTENCY_KEY_REUSED: 'This request was already sent with different details.',
     },
   },
 
@@ -282,6 +282,7 @@ export const en = {
     count: 'Each file needs a document type',
     maxItems: 'Too many files',
     mismatch: 'Does not match our records',
+    dateRange: 'The end date must not be before the start date',
     selfExclusion: {
       range: 'Choose an end between one day and five years from now',
     },

@@ -178,7 +178,6 @@ export const es: Dictionary = {
       FORBIDDEN: 'No tienes permiso para hacer esto.',
       NOT_FOUND: 'No encontrado',
       RATE_LIMITED: 'Demasiados intentos. Espera un momento e inténtalo de nuevo.',
-      NOT_IMPLEMENTED: 'Esta función todavía no está disponible.',
       FILE_TOO_LARGE: 'El archivo es demasiado grande. Los archivos deben pesar menos de 5 MB.',
       UNSUPPORTED_MEDIA_TYPE: 'Este tipo de envío no es compatible.',
       INVALID_TOKEN: 'Este enlace no es válido o ha caducado.',
@@ -192,6 +191,7 @@ export const es: Dictionary = {
       INVALID_ADDRESS: 'Esta dirección no es válida para la red seleccionada.',
       SAME_PASSWORD: 'La nueva contraseña debe ser distinta de la actual.',
       INVALID_SIGNATURE: 'No se pudo verificar la notificación de pago.',
+      IDEMPOTENCY_KEY_REUSED: 'Esta solicitud ya se envió con otros datos.',
     },
   },
 
@@ -269,6 +269,7 @@ export const es: Dictionary = {
     count: 'Cada archivo necesita un tipo de documento',
     maxItems: 'Demasiados archivos',
     mismatch: 'No coincide con nuestros registros',
+    dateRange: 'La fecha final no puede ser anterior a la fecha inicial',
     selfExclusion: {
       range: 'Elige un final entre un día y cinco años a partir de ahora',
     },

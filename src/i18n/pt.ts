@@ -178,7 +178,6 @@ export const pt: Dictionary = {
       FORBIDDEN: 'Não tem permissão para fazer isto.',
       NOT_FOUND: 'Não encontrado',
       RATE_LIMITED: 'Demasiadas tentativas. Aguarde um momento e tente novamente.',
-      NOT_IMPLEMENTED: 'Esta funcionalidade ainda não está disponível.',
       FILE_TOO_LARGE: 'O arquivo é demasiado grande. Os arquivos devem ter menos de 5 MB.',
       UNSUPPORTED_MEDIA_TYPE: 'Este tipo de envio não é suportado.',
       INVALID_TOKEN: 'Este link é inválido ou expirou.',
@@ -192,6 +191,7 @@ export const pt: Dictionary = {
       INVALID_ADDRESS: 'Este endereço não é válido para a rede selecionada.',
       SAME_PASSWORD: 'A nova senha tem de ser diferente da atual.',
       INVALID_SIGNATURE: 'Não foi possível verificar a notificação de pagamento.',
+      IDEMPOTENCY_KEY_REUSED: 'Este pedido já foi enviado com outros dados.',
     },
   },
 
@@ -269,6 +269,7 @@ export const pt: Dictionary = {
     count: 'Cada arquivo precisa de um tipo de documento',
     maxItems: 'Demasiados arquivos',
     mismatch: 'Não corresponde aos nossos registros',
+    dateRange: 'A data final não pode ser anterior à data inicial',
     selfExclusion: {
       range: 'Escolha um fim entre um dia e cinco anos a partir de agora',
     },

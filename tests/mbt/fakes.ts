@@ -81,7 +81,6 @@ const ERROR_NAMES: Record<number, string> = {
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
   500: 'InternalServerError',
-  501: 'NotImplemented',
   502: 'BadGateway',
 };
 

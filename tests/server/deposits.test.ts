@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../server/domain/ledger.ts';
+import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { createTestDb } from '../helpers/db.ts';
@@ -113,6 +114,23 @@ describe('deposit address', () => {
     await server.db.query('UPDATE users SET self_excluded_until = $2 WHERE id = $1', [player.user.id, until]);
     const res = await server.call('paymentDeposit', { token: player.token, body: { amount: '0.5', currencyCode: 'LTC' } });
     expect([res.status, res.body.errors[0].description]).toEqual([403, 'SELF_EXCLUDED']);
+  });
+});
+
+describe('deposit address while the provider is down', () => {
+  it('answers 502 COIN_PAYMENTS_SERVER_ERROR, stores nothing, and gives the address once the provider is back', async () => {
+    const player = await registeredPlayer(server);
+    const simulator = server.ctx.payments as SimulatorPaymentProvider;
+    simulator.setOnline(false);
+    try {
+      const down = await server.call('paymentDeposit', { token: player.token, body: { amount: '0.5', currencyCode: 'LTC' } });
+      expect([down.status, down.body.errors[0].description]).toEqual([502, 'COIN_PAYMENTS_SERVER_ERROR']);
+      const stored = await server.db.query('SELECT 1 FROM deposit_addresses d JOIN wallets w ON w.id = d.wallet_id WHERE w.user_id = $1', [player.user.id]);
+      expect(stored).toEqual([]);
+    } finally {
+      simulator.setOnline(true);
+    }
+    expect(await depositAddress(player)).toMatch(/^ltc1/);
   });
 });
 

@@ -1,0 +1,587 @@
+import type { components } from '../../src/api/schema.d.ts';
+import { divRound, formatAmount, formatFixed, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import type { AppContext } from '../context.ts';
+import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { ApiError } from '../errors.ts';
+import { getSettings, normalisePaging, type PageRequest } from './common.ts';
+import {
+  idempotency,
+  postTransaction,
+  roundToCurrency,
+  systemAccount,
+  transfer,
+  walletAccount,
+  type IdempotencyKey,
+  type LedgerTransaction,
+} from './ledger.ts';
+
+/**
+ * Bonuses and referral rewards (migration 0009_bonuses.sql).
+ *
+ * - A player claims an offer in the wallet of its currency. At most one bonus is active per player; later
+ *   claims queue and activate, oldest first, when the active one ends (completed, forfeited, expired).
+ * - A fixed bonus is credited when it activates: bonus_pool → the wallet's bonus account (visible type
+ *   bonus, action bonus); the player must wager amount × wageringMultiplier before it converts.
+ * - A deposit bonus activates unfunded and waits for the next credited deposit of at least its minimum in
+ *   its wallet: then percentage × deposit (capped at the offer's amount when set) is credited the same way.
+ * - Every accepted bet in the bonus's wallet advances its wagering ({@link recordWagering}); once wagered
+ *   reaches the amount to wager, what is left of the wallet's bonus balance moves to available (action
+ *   bonusConversion). Forfeit and expiry return what is left to bonus_pool (action bonusForfeit).
+ * - Bonus money belongs to the active bonus: the wallet's whole bonus balance is what is left of it.
+ *
+ * Expiry is lazy: a bonus whose expireAt has passed is expired, and the next queued one activated, the
+ * next time the player's bonuses are read or touched (listing them, claiming, forfeiting, a bet or a
+ * credited deposit in its wallet). Until then nothing can use it: wagering skips it and it does not
+ * block a cashout.
+ *
+ * Locks: a bonus row changes only while its wallet row is locked. Player requests lock all the player's
+ * wallets in id order first; a bet or a deposit already holds its own wallet, so from there only bonuses
+ * of that wallet are ended or activated (a queued bonus in another wallet activates on the next touch).
+ */
+
+export type BonusDto = components['schemas']['Bonus'];
+export type UserBonusDto = components['schemas']['UserBonus'];
+export type UserBonusStatus = components['schemas']['UserBonusStatus'];
+export type BonusType = components['schemas']['BonusType'];
+export type UserBonusWalletDto = components['schemas']['UserBonusWallet'];
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Idempotency keys of the bonus postings: one credit and one ending per claimed bonus, one per referral claim. */
+const bonusKey = {
+  credit: (userBonusId: number): IdempotencyKey => ({ scope: 'bonus:credit', key: String(userBonusId) }),
+  end: (userBonusId: number): IdempotencyKey => ({ scope: 'bonus:end', key: String(userBonusId) }),
+  referral: (userId: number, referredCount: number): IdempotencyKey => ({ scope: 'referral', key: `${userId}:${referredCount}` }),
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Rows
+
+interface BonusRow {
+  id: number;
+  type: BonusType;
+  name: string;
+  description: string;
+  amount: string | null;
+  percentage: string | null;
+  min_deposit: string | null;
+  currency_id: number;
+  currency_code: string;
+  decimals: number;
+  currency_enabled: boolean;
+  wagering_multiplier: number;
+  valid_days: number;
+  valid_till: Date | null;
+  active: boolean;
+}
+
+const BONUS_COLUMNS = `b.id, b.type, b.name, b.description, b.amount, b.percentage, b.min_deposit, b.currency_id,
+  c.code AS currency_code, c.decimals, c.enabled AS currency_enabled, b.wagering_multiplier, b.valid_days, b.valid_till, b.active`;
+
+interface UserBonusRow {
+  id: number;
+  user_id: number;
+  bonus_id: number;
+  wallet_id: number;
+  currency_id: number;
+  status: UserBonusStatus;
+  amount: string;
+  wagered_amount: string;
+  amount_to_wager: string;
+  claimed_at: Date;
+  activated_at: Date | null;
+  expire_at: Date | null;
+  deposit_id: number | null;
+}
+
+const USER_BONUS_COLUMNS = `ub.id, ub.user_id, ub.bonus_id, ub.wallet_id, ub.currency_id, ub.status, ub.amount, ub.wagered_amount,
+  ub.amount_to_wager, ub.claimed_at, ub.activated_at, ub.expire_at, ub.deposit_id`;
+
+async function loadBonus(db: Queryable, bonusId: number): Promise<BonusRow | undefined> {
+  return maybeOne<BonusRow>(db, `SELECT ${BONUS_COLUMNS} FROM bonuses b JOIN currencies c ON c.id = b.currency_id WHERE b.id = $1`, [bonusId]);
+}
+
+async function requireBonus(db: Queryable, bonusId: number): Promise<BonusRow> {
+  const bonus = await loadBonus(db, bonusId);
+  if (!bonus) throw new Error(`bonus ${bonusId} vanished`);
+  return bonus;
+}
+
+/** The player's active bonus, locked. */
+async function activeBonus(tx: Queryable, userId: number): Promise<UserBonusRow | undefined> {
+  return maybeOne<UserBonusRow>(tx, `SELECT ${USER_BONUS_COLUMNS} FROM user_bonuses ub WHERE ub.user_id = $1 AND ub.status = 'active' FOR UPDATE`, [
+    userId,
+  ]);
+}
+
+async function walletBonusBalance(tx: Queryable, walletId: number): Promise<bigint> {
+  const row = await one<{ bonus: string }>(tx, 'SELECT bonus FROM wallets WHERE id = $1', [walletId]);
+  return parseSignedAmount(row.bonus);
+}
+
+/** A deposit bonus waiting for its qualifying deposit has nothing credited and nothing to wager yet. */
+function isUnfundedDepositBonus(row: UserBonusRow, bonus: Pick<BonusRow, 'type'>): boolean {
+  return bonus.type === 'deposit' && row.deposit_id === null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Life cycle (inside the caller's transaction, the bonus's wallet locked)
+
+/** `amount` × the offer's wagering multiplier. */
+function toWager(amount: bigint, multiplier: number): bigint {
+  return amount * BigInt(multiplier);
+}
+
+/** Credits `amount` of bonus money to an active bonus and sets what must be wagered; completes it at once when that is nothing. */
+async function fund(tx: Queryable, row: UserBonusRow, bonus: BonusRow, amount: bigint, at: Date, depositId: number | null): Promise<void> {
+  const posted = await postTransaction(tx, {
+    kind: 'bonus.credit',
+    at,
+    legs: transfer(systemAccount(row.currency_id, 'bonus_pool'), walletAccount(row.wallet_id, 'bonus'), amount),
+    idempotency: bonusKey.credit(row.id),
+    visible: { walletId: row.wallet_id, type: 'bonus', actionType: 'bonus', status: 'completed', amount },
+  });
+  const amountToWager = toWager(amount, bonus.wagering_multiplier);
+  await tx.query(
+    'UPDATE user_bonuses SET amount = $2, amount_to_wager = $3, deposit_id = $4, credit_transaction_id = $5 WHERE id = $1',
+    [row.id, formatFixed(amount), formatFixed(amountToWager), depositId, posted.transaction.id],
+  );
+  if (amountToWager === 0n) await end(tx, row, 'completed', at);
+}
+
+/**
+ * Ends an active or queued bonus. Completion moves what is left of the wallet's bonus balance to
+ * available; forfeit and expiry return it to bonus_pool. A queued bonus had nothing credited.
+ */
+async function end(tx: Queryable, row: UserBonusRow, status: 'completed' | 'forfeited' | 'expired', at: Date): Promise<void> {
+  let endTransactionId: number | null = null;
+  if (row.status === 'active') {
+    const remaining = await walletBonusBalance(tx, row.wallet_id);
+    if (remaining > 0n) {
+      const completed = status === 'completed';
+      const posted = await postTransaction(tx, {
+        kind: completed ? 'bonus.conversion' : 'bonus.forfeit',
+        at,
+        legs: transfer(
+          walletAccount(row.wallet_id, 'bonus'),
+          completed ? walletAccount(row.wallet_id, 'available') : systemAccount(row.currency_id, 'bonus_pool'),
+          remaining,
+        ),
+        idempotency: bonusKey.end(row.id),
+        visible: {
+          walletId: row.wallet_id,
+          type: 'bonus',
+          actionType: completed ? 'bonusConversion' : 'bonusForfeit',
+          status: 'completed',
+          amount: remaining,
+        },
+      });
+      endTransactionId = posted.transaction.id;
+    }
+  }
+  await tx.query('UPDATE user_bonuses SET status = $2, ended_at = $3, end_transaction_id = $4 WHERE id = $1', [row.id, status, at, endTransactionId]);
+}
+
+/** Activates a queued bonus: its clock starts now; a fixed bonus is credited now. */
+async function activate(tx: Queryable, row: UserBonusRow, at: Date): Promise<void> {
+  const bonus = await requireBonus(tx, row.bonus_id);
+  if (bonus.valid_till !== null && bonus.valid_till.getTime() <= at.getTime()) {
+    // The offer ended while the claim waited in the queue: it never starts.
+    await tx.query("UPDATE user_bonuses SET status = 'expired', ended_at = $2 WHERE id = $1", [row.id, at]);
+    return;
+  }
+  let expireAt = new Date(at.getTime() + bonus.valid_days * DAY_MS);
+  if (bonus.valid_till !== null && bonus.valid_till.getTime() < expireAt.getTime()) expireAt = bonus.valid_till;
+  await tx.query("UPDATE user_bonuses SET status = 'active', activated_at = $2, expire_at = $3 WHERE id = $1", [row.id, at, expireAt]);
+  const activeRow: UserBonusRow = { ...row, status: 'active', activated_at: at, expire_at: expireAt };
+  if (bonus.type === 'deposit') return;
+  const amount = roundToCurrency(parseAmount(bonus.amount ?? '0'), bonus.decimals, 'down');
+  if (amount > 0n) await fund(tx, activeRow, bonus, amount, at, null);
+  else await end(tx, activeRow, 'completed', at);
+}
+
+/**
+ * Applies the lazy rules: expires the active bonus when its time is up, then activates queued bonuses
+ * (oldest first) while none is active. `walletId` limits both to bonuses of that wallet (the one the
+ * caller holds locked); null means every wallet of the player is locked.
+ */
+async function settle(tx: Queryable, userId: number, at: Date, walletId: number | null): Promise<UserBonusRow | undefined> {
+  const inScope = (row: UserBonusRow) => walletId === null || row.wallet_id === walletId;
+  for (;;) {
+    const active = await activeBonus(tx, userId);
+    if (active) {
+      if (active.expire_at !== null && active.expire_at.getTime() <= at.getTime() && inScope(active)) {
+        await end(tx, active, 'expired', at);
+        continue;
+      }
+      return active;
+    }
+    const next = await maybeOne<UserBonusRow>(
+      tx,
+      `SELECT ${USER_BONUS_COLUMNS} FROM user_bonuses ub WHERE ub.user_id = $1 AND ub.status = 'queued' ORDER BY ub.id LIMIT 1 FOR UPDATE`,
+      [userId],
+    );
+    if (!next || !inScope(next)) return undefined;
+    await activate(tx, next, at);
+  }
+}
+
+/** Locks every wallet of the player, in id order (the order every player request takes them in). */
+async function lockWallets(tx: Queryable, userId: number): Promise<void> {
+  await tx.query('SELECT id FROM wallets WHERE user_id = $1 ORDER BY id FOR UPDATE', [userId]);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Hooks for the other money features
+
+/**
+ * Refuses a cashout from `walletId` while its player has an active, unexpired bonus in the wallet's
+ * currency whose wagering is not done. An unfunded deposit bonus has nothing to wager and does not block.
+ */
+export async function assertCashoutAllowed(db: Queryable, walletId: number, now: Date): Promise<void> {
+  const blocking = await maybeOne<{ id: number }>(
+    db,
+    `SELECT ub.id FROM wallets w JOIN user_bonuses ub ON ub.user_id = w.user_id AND ub.currency_id = w.currency_id
+     WHERE w.id = $1 AND ub.status = 'active' AND (ub.expire_at IS NULL OR ub.expire_at > $2)
+       AND ub.wagered_amount < ub.amount_to_wager
+     LIMIT 1`,
+    [walletId, now],
+  );
+  if (blocking) throw new ApiError(422, 'CASHOUT_NOT_ALLOWED');
+}
+
+/**
+ * Counts an accepted bet of `amount` towards the active bonus of its wallet, inside the bet's database
+ * transaction (which holds the wallet's lock). The whole stake counts, whichever balance paid it. When
+ * the wagering is met the bonus completes (its remaining bonus money becomes available) and the next
+ * queued bonus of the same wallet activates. A rolled-back bet passes a negative amount: it is taken off
+ * the active bonus's wagering (never below zero); a bonus already completed stays completed.
+ */
+export async function recordWagering(
+  tx: Queryable,
+  input: { userId: number; walletId: number; currencyId: number; amount: bigint; at: Date },
+): Promise<void> {
+  if (input.amount === 0n) return;
+  const active = await settle(tx, input.userId, input.at, input.walletId);
+  if (!active || active.wallet_id !== input.walletId || active.currency_id !== input.currencyId) return;
+  const bonus = await requireBonus(tx, active.bonus_id);
+  if (isUnfundedDepositBonus(active, bonus)) return;
+  let wagered = parseSignedAmount(active.wagered_amount) + input.amount;
+  if (wagered < 0n) wagered = 0n;
+  await tx.query('UPDATE user_bonuses SET wagered_amount = $2 WHERE id = $1', [active.id, formatFixed(wagered)]);
+  if (input.amount < 0n) return;
+  if (wagered >= parseSignedAmount(active.amount_to_wager)) {
+    await end(tx, active, 'completed', input.at);
+    await settle(tx, input.userId, input.at, input.walletId);
+  }
+}
+
+/**
+ * Whether the wallet holds a running bonus (active, funded, not past its expireAt): a game's win may go
+ * back to the bonus balance only then; with none, bonus money would sit there with nothing to wager it.
+ */
+export async function hasRunningBonus(db: Queryable, walletId: number, now: Date): Promise<boolean> {
+  const row = await maybeOne<{ id: number }>(
+    db,
+    `SELECT ub.id FROM user_bonuses ub JOIN bonuses b ON b.id = ub.bonus_id
+     WHERE ub.wallet_id = $1 AND ub.status = 'active' AND (ub.expire_at IS NULL OR ub.expire_at > $2)
+       AND (b.type <> 'deposit' OR ub.deposit_id IS NOT NULL)`,
+    [walletId, now],
+  );
+  return row !== undefined;
+}
+
+/**
+ * A deposit was credited (inside its database transaction, the wallet locked): funds the player's active
+ * deposit bonus of that wallet when the deposit reaches its minimum.
+ */
+export async function applyDepositBonus(
+  tx: Queryable,
+  deposit: { depositId: number; userId: number; walletId: number; currencyId: number; amount: bigint; credit: LedgerTransaction },
+): Promise<void> {
+  const at = deposit.credit.createdAt;
+  const active = await settle(tx, deposit.userId, at, deposit.walletId);
+  if (!active || active.wallet_id !== deposit.walletId) return;
+  const bonus = await requireBonus(tx, active.bonus_id);
+  if (!isUnfundedDepositBonus(active, bonus)) return;
+  if (deposit.amount < parseAmount(bonus.min_deposit ?? '0')) return;
+  const percentUnits = parseAmount(bonus.percentage ?? '0');
+  let amount = divRound(deposit.amount * percentUnits, 100n * 10n ** 8n, 'down');
+  if (bonus.amount !== null) {
+    const cap = parseAmount(bonus.amount);
+    if (amount > cap) amount = cap;
+  }
+  amount = roundToCurrency(amount, bonus.decimals, 'down');
+  if (amount <= 0n) return;
+  await fund(tx, active, bonus, amount, at, deposit.depositId);
+  // Nothing to wager completes it at once, and the next queued bonus of this wallet may start.
+  await settle(tx, deposit.userId, at, deposit.walletId);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The catalogue
+
+function amountOrNull(value: string | null): string | null {
+  return value === null ? null : formatAmount(parseAmount(value));
+}
+
+function toBonusDto(row: BonusRow, referralReward: string): BonusDto {
+  const amount = row.type === 'referral' ? referralReward : amountOrNull(row.amount);
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    description: row.description,
+    amount,
+    percentage: amountOrNull(row.percentage),
+    minDeposit: amountOrNull(row.min_deposit),
+    currencyCode: row.currency_code,
+    wageringMultiplier: row.wagering_multiplier,
+    validDays: row.valid_days,
+    validTill: row.valid_till ? row.valid_till.toISOString() : null,
+    joiningAmount: row.type === 'joining' ? amount : null,
+    referralBonusAmount: row.type === 'referral' ? referralReward : null,
+    active: row.active,
+  };
+}
+
+/** bonusList: the active offers, newest first. */
+export async function listBonuses(db: Queryable, filter: PageRequest & { type?: BonusType }): Promise<{ rows: BonusDto[]; count: number }> {
+  const { limit, offset } = normalisePaging(filter);
+  const settings = await getSettings(db);
+  const type = filter.type ?? null;
+  const rows = await db.query<BonusRow>(
+    `SELECT ${BONUS_COLUMNS} FROM bonuses b JOIN currencies c ON c.id = b.currency_id
+     WHERE b.active AND ($1::text IS NULL OR b.type = $1) ORDER BY b.id DESC LIMIT $2 OFFSET $3`,
+    [type, limit, offset],
+  );
+  const total = await one<{ count: number }>(db, 'SELECT count(*) AS count FROM bonuses b WHERE b.active AND ($1::text IS NULL OR b.type = $1)', [type]);
+  return { rows: rows.map((row) => toBonusDto(row, settings.referralReward)), count: total.count };
+}
+
+/** bonusDetail: one offer, active or not. */
+export async function getBonus(db: Queryable, bonusId: number): Promise<BonusDto> {
+  const row = await loadBonus(db, bonusId);
+  if (!row) throw new ApiError(404, 'INVALID_BONUS_ID');
+  const settings = await getSettings(db);
+  return toBonusDto(row, settings.referralReward);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The player's bonuses
+
+async function toUserBonusDtos(db: Queryable, rows: readonly (UserBonusRow & { currency_code: string })[]): Promise<UserBonusDto[]> {
+  const settings = await getSettings(db);
+  const offers = new Map<number, BonusDto>();
+  const result: UserBonusDto[] = [];
+  for (const row of rows) {
+    let offer = offers.get(row.bonus_id);
+    if (!offer) {
+      offer = toBonusDto(await requireBonus(db, row.bonus_id), settings.referralReward);
+      offers.set(row.bonus_id, offer);
+    }
+    result.push({
+      id: row.id,
+      bonusId: row.bonus_id,
+      bonus: offer,
+      status: row.status,
+      amount: formatAmount(parseSignedAmount(row.amount)),
+      wageredAmount: formatAmount(parseSignedAmount(row.wagered_amount)),
+      amountToWager: formatAmount(parseSignedAmount(row.amount_to_wager)),
+      currencyId: row.currency_id,
+      currencyCode: row.currency_code,
+      claimedAt: row.claimed_at.toISOString(),
+      expireAt: row.expire_at ? row.expire_at.toISOString() : null,
+    });
+  }
+  return result;
+}
+
+async function loadUserBonus(db: Queryable, userBonusId: number): Promise<UserBonusDto> {
+  const row = await one<UserBonusRow & { currency_code: string }>(
+    db,
+    `SELECT ${USER_BONUS_COLUMNS}, c.code AS currency_code FROM user_bonuses ub JOIN currencies c ON c.id = ub.currency_id WHERE ub.id = $1`,
+    [userBonusId],
+  );
+  const [dto] = await toUserBonusDtos(db, [row]);
+  if (!dto) throw new Error(`user bonus ${userBonusId} vanished`);
+  return dto;
+}
+
+/** bonusUserList: applies the lazy expiry first, so the statuses shown are current. */
+export async function listUserBonuses(
+  ctx: AppContext,
+  userId: number,
+  filter: PageRequest & { status?: UserBonusStatus },
+): Promise<{ rows: UserBonusDto[]; count: number }> {
+  const { limit, offset } = normalisePaging(filter);
+  const status = filter.status ?? null;
+  return ctx.db.transaction(async (tx) => {
+    await lockWallets(tx, userId);
+    await settle(tx, userId, ctx.now(), null);
+    const rows = await tx.query<UserBonusRow & { currency_code: string }>(
+      `SELECT ${USER_BONUS_COLUMNS}, c.code AS currency_code FROM user_bonuses ub JOIN currencies c ON c.id = ub.currency_id
+       WHERE ub.user_id = $1 AND ($2::text IS NULL OR ub.status = $2) ORDER BY ub.id DESC LIMIT $3 OFFSET $4`,
+      [userId, status, limit, offset],
+    );
+    const total = await one<{ count: number }>(
+      tx,
+      'SELECT count(*) AS count FROM user_bonuses ub WHERE ub.user_id = $1 AND ($2::text IS NULL OR ub.status = $2)',
+      [userId, status],
+    );
+    return { rows: await toUserBonusDtos(tx, rows), count: total.count };
+  });
+}
+
+/**
+ * Runs a player's money request in one database transaction. With an Idempotency-Key header the first
+ * answer is stored with the request's effects; a replay returns it and changes nothing. A request that
+ * failed stored nothing, so the same key may be tried again.
+ */
+async function playerRequest<T>(
+  ctx: AppContext,
+  userId: number,
+  operationId: string,
+  idempotencyKey: string | undefined,
+  run: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const key = idempotencyKey === undefined ? null : idempotency.playerRequest(userId, operationId, idempotencyKey);
+    if (key) {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`bonus-request:${key.scope}:${key.key}`]);
+      const stored = await maybeOne<{ response: T }>(tx, 'SELECT response FROM bonus_request_results WHERE scope = $1 AND key = $2', [
+        key.scope,
+        key.key,
+      ]);
+      if (stored) return stored.response;
+    }
+    const result = await run(tx);
+    if (key) {
+      await tx.query('INSERT INTO bonus_request_results (scope, key, response, created_at) VALUES ($1, $2, $3::jsonb, $4)', [
+        key.scope,
+        key.key,
+        JSON.stringify(result),
+        ctx.now(),
+      ]);
+    }
+    return result;
+  });
+}
+
+/** Days since the epoch in UTC: a daily offer can be claimed once per UTC day. */
+function utcDay(at: Date): number {
+  return Math.floor(at.getTime() / DAY_MS);
+}
+
+/** bonusAvail: claims an offer; it starts at once, or queues behind the active bonus. */
+export async function claimBonus(
+  ctx: AppContext,
+  userId: number,
+  input: { bonusId: number; currencyId: number },
+  idempotencyKey?: string,
+): Promise<UserBonusDto> {
+  return playerRequest(ctx, userId, 'bonusAvail', idempotencyKey, async (tx) => {
+    const now = ctx.now();
+    const bonus = await loadBonus(tx, input.bonusId);
+    if (!bonus) throw new ApiError(404, 'INVALID_BONUS_ID');
+    // Referral rewards are claimed with bonusAvailReferral; an offer past its end cannot be claimed.
+    if (!bonus.active || bonus.type === 'referral' || (bonus.valid_till !== null && bonus.valid_till.getTime() <= now.getTime())) {
+      throw new ApiError(422, 'INVALID_BONUS');
+    }
+    const wallet = await maybeOne<{ id: number }>(tx, 'SELECT id FROM wallets WHERE user_id = $1 AND currency_id = $2', [userId, input.currencyId]);
+    if (input.currencyId !== bonus.currency_id || !bonus.currency_enabled || !wallet) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+
+    await lockWallets(tx, userId);
+    const active = await settle(tx, userId, now, null);
+    const earlier = await tx.query<{ status: UserBonusStatus; claimed_at: Date }>(
+      'SELECT status, claimed_at FROM user_bonuses WHERE user_id = $1 AND bonus_id = $2',
+      [userId, bonus.id],
+    );
+    if (earlier.some((row) => row.status === 'active' || row.status === 'queued')) throw new ApiError(409, 'BONUS_ALREADY_ACTIVE');
+    const availed = bonus.type === 'daily' ? earlier.some((row) => utcDay(row.claimed_at) === utcDay(now)) : earlier.length > 0;
+    if (availed) throw new ApiError(409, 'BONUS_ALREADY_AVAILED');
+
+    const inserted = await one<UserBonusRow>(
+      tx,
+      `INSERT INTO user_bonuses (user_id, bonus_id, wallet_id, currency_id, status, claimed_at) VALUES ($1, $2, $3, $4, 'queued', $5)
+       RETURNING id, user_id, bonus_id, wallet_id, currency_id, status, amount, wagered_amount, amount_to_wager, claimed_at,
+         activated_at, expire_at, deposit_id`,
+      [userId, bonus.id, wallet.id, bonus.currency_id, now],
+    );
+    if (!active) await settle(tx, userId, now, null);
+    return loadUserBonus(tx, inserted.id);
+  });
+}
+
+/** bonusCancel: forfeits an active or queued bonus; the next queued one activates. */
+export async function forfeitBonus(ctx: AppContext, userId: number, userBonusId: number, idempotencyKey?: string): Promise<{ success: true }> {
+  return playerRequest(ctx, userId, 'bonusCancel', idempotencyKey, async (tx) => {
+    const now = ctx.now();
+    await lockWallets(tx, userId);
+    await settle(tx, userId, now, null);
+    const row = await maybeOne<UserBonusRow>(
+      tx,
+      `SELECT ${USER_BONUS_COLUMNS} FROM user_bonuses ub WHERE ub.id = $1 AND ub.user_id = $2 FOR UPDATE`,
+      [userBonusId, userId],
+    );
+    if (!row) throw new ApiError(404, 'NOT_FOUND');
+    if (row.status !== 'active' && row.status !== 'queued') throw new ApiError(422, 'INVALID_BONUS');
+    await end(tx, row, 'forfeited', now);
+    await settle(tx, userId, now, null);
+    return { success: true as const };
+  });
+}
+
+/**
+ * bonusAvailReferral: pays settings.referralReward for each player who signed up with this player's
+ * referral code, up to settings.referralLimit players over all claims, into the wallet of `currencyId`
+ * (available money: visible type referral). Each claim pays for the referred players not paid for yet.
+ */
+export async function claimReferralReward(
+  ctx: AppContext,
+  userId: number,
+  input: { currencyId: number },
+  idempotencyKey?: string,
+): Promise<UserBonusWalletDto> {
+  return playerRequest(ctx, userId, 'bonusAvailReferral', idempotencyKey, async (tx) => {
+    const now = ctx.now();
+    const wallet = await maybeOne<{ id: number; code: string; decimals: number }>(
+      tx,
+      `SELECT w.id, c.code, c.decimals FROM wallets w JOIN currencies c ON c.id = w.currency_id
+       WHERE w.user_id = $1 AND w.currency_id = $2 AND c.enabled`,
+      [userId, input.currencyId],
+    );
+    if (!wallet) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+    await lockWallets(tx, userId);
+    const settings = await getSettings(tx);
+    const counts = await one<{ referred: number; paid: number }>(
+      tx,
+      `SELECT (SELECT count(*) FROM users WHERE referred_by_user_id = $1) AS referred,
+         (SELECT coalesce(max(referred_count), 0) FROM referral_claims WHERE user_id = $1) AS paid`,
+      [userId],
+    );
+    if (counts.paid >= settings.referralLimit) throw new ApiError(422, 'REFERRAL_LIMIT_EXCEEDED');
+    const upTo = Math.min(counts.referred, settings.referralLimit);
+    const paying = upTo - counts.paid;
+    if (paying <= 0) throw new ApiError(422, 'INVALID_BONUS');
+
+    const amount = roundToCurrency(parseAmount(settings.referralReward) * BigInt(paying), wallet.decimals, 'down');
+    let transactionId: number | null = null;
+    if (amount > 0n) {
+      const posted = await postTransaction(tx, {
+        kind: 'referral.reward',
+        at: now,
+        legs: transfer(systemAccount(input.currencyId, 'bonus_pool'), walletAccount(wallet.id, 'available'), amount),
+        idempotency: bonusKey.referral(userId, upTo),
+        visible: { walletId: wallet.id, type: 'referral', actionType: 'referral', status: 'completed', amount },
+      });
+      transactionId = posted.transaction.id;
+    }
+    await tx.query(
+      `INSERT INTO referral_claims (user_id, wallet_id, referred_count, paid_count, amount, transaction_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [userId, wallet.id, upTo, paying, formatFixed(amount), transactionId, now],
+    );
+    return { currencyId: input.currencyId, currencyCode: wallet.code, amount: formatAmount(amount), referredCount: paying };
+  });
+}

@@ -1,0 +1,627 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { divRound, formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
+import type { AppContext } from '../context.ts';
+import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { ApiError, badRequest, type ErrorCode } from '../errors.ts';
+import { hasRunningBonus, recordWagering } from './bonuses.ts';
+import { LIMITS_CURRENCY } from './deposits.ts';
+import {
+  currencyStep,
+  idempotency,
+  InsufficientBalanceError,
+  postTransaction,
+  roundToCurrency,
+  systemAccount,
+  transfer,
+  walletAccount,
+  type Leg,
+  type TransactionActionType,
+} from './ledger.ts';
+import { getLimits, selfExclusionOf } from './limits.ts';
+
+/**
+ * The seamless game wallet: the calls a game provider (or an aggregator) makes while a player plays a
+ * real-money session opened by casinoInitGame. The casino keeps the money; the game only reports bets,
+ * wins and rollbacks of its rounds.
+ *
+ * Authentication: the game session id in the body names the player, wallet and game, and the body is
+ * signed (`X-Game-Signature`, hex HMAC-SHA256 of the raw body) with the game provider's wallet key
+ * (providers.wallet_secret): the session id travels through the player's browser, the key never does.
+ *
+ * Money rules, all inside one database transaction with the wallet row locked, so a player's calls
+ * queue and a balance never goes below zero:
+ * - a bet is paid from available first, then from the bonus balance; it counts toward bonus wagering;
+ * - a win is split like the round's stake: the bonus-paid share of the stake (rounded up to the
+ *   currency's precision, so bonus money never turns into cash by rounding) goes to the bonus balance,
+ *   the rest to available; a round without a stake (free spins) pays to available;
+ * - a rollback returns exactly what its bet moved, or takes back exactly what its win paid.
+ *
+ * Idempotency: one row per (round, action, provider transaction id). A replay gets the first answer back
+ * and moves nothing; the same transaction id with a different request is refused. A rollback that
+ * arrives before what it cancels is stored, and closes the round: the late bet or win is refused.
+ */
+
+export const GAME_WALLET_ACTIONS = ['bet', 'win', 'freeSpin', 'rollbackBet', 'rollbackWin'] as const;
+export type GameWalletAction = (typeof GAME_WALLET_ACTIONS)[number] & TransactionActionType;
+
+export const SIGNATURE_HEADER = 'x-game-signature';
+
+/** Rolling windows of the bet and loss limits, as for deposit limits. */
+const PERIOD_MS: Record<LimitPeriod, number> = {
+  daily: 24 * 60 * 60_000,
+  weekly: 7 * 24 * 60 * 60_000,
+  monthly: 30 * 24 * 60 * 60_000,
+};
+
+const BET_LIMIT_CODES: Record<LimitPeriod, ErrorCode> = {
+  daily: 'DAILY_BET_LIMIT_EXCEEDED',
+  weekly: 'WEEKLY_BET_LIMIT_EXCEEDED',
+  monthly: 'MONTHLY_BET_LIMIT_EXCEEDED',
+};
+
+const LOSS_LIMIT_CODES: Record<LimitPeriod, ErrorCode> = {
+  daily: 'DAILY_LOSS_LIMIT_EXCEEDED',
+  weekly: 'WEEKLY_LOSS_LIMIT_EXCEEDED',
+  monthly: 'MONTHLY_LOSS_LIMIT_EXCEEDED',
+};
+
+/** Hex HMAC-SHA256 of a wallet call's raw body with the game provider's wallet key. */
+export function signGameWalletRequest(secret: string, rawBody: string): string {
+  return createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
+}
+
+function signatureMatches(secret: string, rawBody: string, signature: string): boolean {
+  const expected = Buffer.from(signGameWalletRequest(secret, rawBody), 'hex');
+  const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The wallet key of the game provider with this id (shared with the provider out of band). */
+export async function providerWalletSecret(db: Queryable, providerId: number): Promise<string | undefined> {
+  const row = await maybeOne<{ wallet_secret: string }>(db, 'SELECT wallet_secret FROM providers WHERE id = $1', [providerId]);
+  return row?.wallet_secret;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sessions
+
+interface SessionRow {
+  id: string;
+  user_id: number | null;
+  demo: boolean;
+  expires_at: Date;
+  game_id: number;
+  game_identifier: string;
+  provider_id: number;
+  provider_slug: string;
+  wallet_secret: string;
+  wallet_id: number | null;
+  currency_id: number | null;
+  currency_code: string | null;
+  decimals: number | null;
+}
+
+export interface GameWalletSession {
+  sessionId: string;
+  userId: number;
+  gameId: number;
+  gameIdentifier: string;
+  providerId: number;
+  providerSlug: string;
+  walletId: number;
+  currencyId: number;
+  currencyCode: string;
+  decimals: number;
+  /** False once the session has expired: rounds already begun still settle, new play is refused. */
+  live: boolean;
+}
+
+/**
+ * The real-money session a signed call belongs to. An unknown session is 401 SESSION_EXPIRED, a signature
+ * that does not match its provider's key 401 INVALID_SIGNATURE, a demo session (it has no wallet)
+ * 403 FORBIDDEN.
+ */
+export async function authenticateGameCall(
+  ctx: AppContext,
+  input: { sessionId: string; rawBody: string; signature: string },
+): Promise<GameWalletSession> {
+  const row = await maybeOne<SessionRow>(
+    ctx.db,
+    `SELECT s.id, s.user_id, s.demo, s.expires_at, g.id AS game_id, g.identifier AS game_identifier, p.id AS provider_id,
+       p.slug AS provider_slug, p.wallet_secret, w.id AS wallet_id, c.id AS currency_id, c.code AS currency_code, c.decimals
+     FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+     LEFT JOIN currencies c ON c.code = s.currency_code
+     LEFT JOIN wallets w ON w.user_id = s.user_id AND w.currency_id = c.id
+     WHERE s.id = $1`,
+    [input.sessionId],
+  );
+  if (!row) throw new ApiError(401, 'SESSION_EXPIRED');
+  if (!signatureMatches(row.wallet_secret, input.rawBody, input.signature)) throw new ApiError(401, 'INVALID_SIGNATURE');
+  if (row.demo || row.user_id === null) throw new ApiError(403, 'FORBIDDEN');
+  if (row.wallet_id === null || row.currency_id === null || row.currency_code === null || row.decimals === null) {
+    throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+  }
+  return {
+    sessionId: row.id,
+    userId: row.user_id,
+    gameId: row.game_id,
+    gameIdentifier: row.game_identifier,
+    providerId: row.provider_id,
+    providerSlug: row.provider_slug,
+    walletId: row.wallet_id,
+    currencyId: row.currency_id,
+    currencyCode: row.currency_code,
+    decimals: row.decimals,
+    live: row.expires_at > ctx.now(),
+  };
+}
+
+export interface GameBalanceView {
+  currencyCode: string;
+  /** available + bonus: what the game shows as the player's balance. */
+  balance: string;
+  available: string;
+  bonus: string;
+}
+
+function balanceView(currencyCode: string, available: bigint, bonus: bigint): GameBalanceView {
+  return { currencyCode, balance: formatAmount(available + bonus), available: formatAmount(available), bonus: formatAmount(bonus) };
+}
+
+/** The session wallet's balances (a game asks at launch and after each round). */
+export async function gameBalance(ctx: AppContext, session: GameWalletSession): Promise<GameBalanceView> {
+  const row = await one<{ available: string; bonus: string }>(ctx.db, 'SELECT available, bonus FROM wallets WHERE id = $1', [session.walletId]);
+  return balanceView(session.currencyCode, parseSignedAmount(row.available), parseSignedAmount(row.bonus));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Calls
+
+export interface GameWalletCall {
+  action: GameWalletAction;
+  roundId: string;
+  transactionId: string;
+  /** bet, win, freeSpin: the amount; rollbacks move what the cancelled call moved. */
+  amount?: string;
+  /** rollbackBet, rollbackWin: the transaction id of the bet or win cancelled. */
+  referenceTransactionId?: string;
+}
+
+export interface GameTransactionView {
+  transactionId: string;
+  roundId: string;
+  action: GameWalletAction;
+  referenceTransactionId: string | null;
+  amount: string;
+  /** The part of amount paid from or to the bonus balance. */
+  bonusAmount: string;
+  /** The ledger transaction (SPEC §3 transaction ID) that moved the money; null when nothing moved. */
+  ledgerTransactionId: string | null;
+  balance: GameBalanceView;
+  /** True when this call repeated an earlier one: nothing moved this time. */
+  replayed: boolean;
+  createdAt: string;
+}
+
+interface RoundRow {
+  id: number;
+  user_id: number;
+  wallet_id: number;
+  staked_available: string;
+  staked_bonus: string;
+  won: string;
+  closed: boolean;
+}
+
+interface ActionRow {
+  id: number;
+  action: GameWalletAction;
+  transaction_id: string;
+  reference_id: string | null;
+  amount: string;
+  bonus_amount: string;
+  request_hash: string;
+  available_after: string;
+  bonus_after: string;
+  ledger_public_id: string | null;
+  created_at: Date;
+}
+
+const ACTION_COLUMNS = `a.id, a.action, a.transaction_id, a.reference_id, a.amount, a.bonus_amount, a.request_hash, a.available_after,
+  a.bonus_after, l.public_id AS ledger_public_id, a.created_at`;
+
+function actionView(session: GameWalletSession, roundId: string, row: ActionRow, replayed: boolean): GameTransactionView {
+  return {
+    transactionId: row.transaction_id,
+    roundId,
+    action: row.action,
+    referenceTransactionId: row.reference_id,
+    amount: formatAmount(parseSignedAmount(row.amount)),
+    bonusAmount: formatAmount(parseSignedAmount(row.bonus_amount)),
+    ledgerTransactionId: row.ledger_public_id,
+    balance: balanceView(session.currencyCode, parseSignedAmount(row.available_after), parseSignedAmount(row.bonus_after)),
+    replayed,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+async function findAction(tx: Queryable, roundPk: number, action: GameWalletAction, transactionId: string): Promise<ActionRow | undefined> {
+  return maybeOne<ActionRow>(
+    tx,
+    `SELECT ${ACTION_COLUMNS} FROM game_wallet_actions a LEFT JOIN ledger_transactions l ON l.id = a.ledger_transaction_id
+     WHERE a.round_pk = $1 AND a.action = $2 AND a.transaction_id = $3`,
+    [roundPk, action, transactionId],
+  );
+}
+
+/** The amount of a bet, win or free spin: a valid amount in the currency's precision (a bet is positive). */
+function callAmount(call: GameWalletCall, decimals: number): bigint {
+  const text = call.amount;
+  if (text === undefined) throw badRequest([{ field: 'amount', code: 'required' }]);
+  const units = parseAmount(text);
+  if (call.action === 'bet' && units <= 0n) throw badRequest([{ field: 'amount', code: 'amount.positive' }]);
+  if (units % currencyStep(decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);
+  return units;
+}
+
+/** What makes a call what it is: the same transaction id with another hash is a different request. */
+function callHash(session: GameWalletSession, call: GameWalletCall): string {
+  return createHash('sha256')
+    .update(JSON.stringify([session.walletId, call.action, call.roundId, call.transactionId, call.amount ?? null, call.referenceTransactionId ?? null]))
+    .digest('hex');
+}
+
+/** Refuses a bet that would take the player past a bet or a loss limit (rolling day, week, month). */
+async function assertWithinPlayLimits(tx: Queryable, session: GameWalletSession, amount: bigint, now: Date): Promise<void> {
+  if (session.currencyCode !== LIMITS_CURRENCY) return;
+  const limits = await getLimits(tx, session.userId, now);
+  const limitOf = (value: string | null) => (value === null ? null : parseAmount(value));
+  const anySet = LIMIT_PERIODS.some((period) => limits.bet[period].current !== null || limits.loss[period].current !== null);
+  if (!anySet) return;
+  // Net stakes and net wins per window: a rolled-back bet or win no longer counts.
+  const since = (period: LimitPeriod) => new Date(now.getTime() - PERIOD_MS[period]);
+  const sums = await one<Record<string, string>>(
+    tx,
+    `SELECT
+       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END) FILTER (WHERE a.created_at > $2), 0) AS bets_daily,
+       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END) FILTER (WHERE a.created_at > $3), 0) AS bets_weekly,
+       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END), 0) AS bets_monthly,
+       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END)
+         FILTER (WHERE a.created_at > $2), 0) AS wins_daily,
+       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END)
+         FILTER (WHERE a.created_at > $3), 0) AS wins_weekly,
+       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END), 0) AS wins_monthly
+     FROM game_wallet_actions a JOIN game_rounds r ON r.id = a.round_pk
+     WHERE a.user_id = $1 AND r.currency_id = $5 AND a.created_at > $4`,
+    [session.userId, since('daily'), since('weekly'), since('monthly'), session.currencyId],
+  );
+  for (const period of LIMIT_PERIODS) {
+    const limit = limitOf(limits.bet[period].current);
+    if (limit !== null && parseSignedAmount(sums[`bets_${period}`] ?? '0') + amount > limit) throw new ApiError(422, BET_LIMIT_CODES[period]);
+  }
+  for (const period of LIMIT_PERIODS) {
+    const limit = limitOf(limits.loss[period].current);
+    const loss = parseSignedAmount(sums[`bets_${period}`] ?? '0') - parseSignedAmount(sums[`wins_${period}`] ?? '0');
+    if (limit !== null && loss + amount > limit) throw new ApiError(422, LOSS_LIMIT_CODES[period]);
+  }
+}
+
+/** The one refusal of a call on a round that cannot take it: a closed round, another wallet's round. */
+const roundRefused = () => new ApiError(422, 'INVALID_VALUE');
+
+/**
+ * Applies one signed call of a game session. Refusals: 400 PLEASE_CHECK_REQUEST_DATA (amount finer than
+ * the currency, a zero bet, a transaction id reused for a different request: field code `duplicate`);
+ * 401 SESSION_EXPIRED (a bet or free spin after the session expired); 403 USER_INACTIVE, SELF_EXCLUDED
+ * (bets); 404 NOT_FOUND (a win for a round without a bet); 422 INSUFFICIENT_BALANCE, the bet and loss
+ * limit codes, INVALID_VALUE (the round was closed by a rollback, or belongs to another wallet).
+ */
+export async function applyGameCall(ctx: AppContext, session: GameWalletSession, call: GameWalletCall): Promise<GameTransactionView> {
+  const amount = call.action === 'rollbackBet' || call.action === 'rollbackWin' ? 0n : callAmount(call, session.decimals);
+  const hash = callHash(session, call);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const now = ctx.now();
+      // The wallet row first: every call of this wallet waits here, so balances, limits and rounds are
+      // read and written by one call at a time.
+      const wallet = await one<{ available: string; bonus: string }>(tx, 'SELECT available, bonus FROM wallets WHERE id = $1 FOR UPDATE', [
+        session.walletId,
+      ]);
+      const available = parseSignedAmount(wallet.available);
+      const bonus = parseSignedAmount(wallet.bonus);
+
+      let round = await maybeOne<RoundRow>(
+        tx,
+        `SELECT id, user_id, wallet_id, staked_available, staked_bonus, won, closed FROM game_rounds
+         WHERE provider_id = $1 AND round_id = $2 FOR UPDATE`,
+        [session.providerId, call.roundId],
+      );
+      if (round && round.wallet_id !== session.walletId) throw roundRefused();
+      if (round) {
+        const earlier = await findAction(tx, round.id, call.action, call.transactionId);
+        if (earlier) {
+          if (earlier.request_hash !== hash) throw badRequest([{ field: 'transactionId', code: 'duplicate' }]);
+          return actionView(session, call.roundId, earlier, true);
+        }
+      }
+
+      // New play needs a live session; a replay above, and wins and rollbacks of begun rounds, do not.
+      if ((call.action === 'bet' || call.action === 'freeSpin') && !session.live) throw new ApiError(401, 'SESSION_EXPIRED');
+      if (call.action === 'bet') {
+        const user = await one<{ active: boolean; self_exclusion_permanent: boolean; self_excluded_until: Date | null }>(
+          tx,
+          'SELECT active, self_exclusion_permanent, self_excluded_until FROM users WHERE id = $1',
+          [session.userId],
+        );
+        if (!user.active) throw new ApiError(403, 'USER_INACTIVE');
+        if (selfExclusionOf(user, now).type !== null) throw new ApiError(403, 'SELF_EXCLUDED');
+      }
+      if ((call.action === 'bet' || call.action === 'win' || call.action === 'freeSpin') && round?.closed) throw roundRefused();
+      if (call.action === 'win' && !round) throw new ApiError(404, 'NOT_FOUND');
+      if (!round) {
+        // Another wallet may open the same round id at the same moment (its lock is not ours): the
+        // loser of the race finds the winner's round and is refused like any call on another's round.
+        round = await maybeOne<RoundRow>(
+          tx,
+          `INSERT INTO game_rounds (provider_id, round_id, session_id, user_id, wallet_id, currency_id, game_id, free_spin, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (provider_id, round_id) DO NOTHING
+           RETURNING id, user_id, wallet_id, staked_available, staked_bonus, won, closed`,
+          [session.providerId, call.roundId, session.sessionId, session.userId, session.walletId, session.currencyId, session.gameId,
+            call.action === 'freeSpin', now],
+        );
+        if (!round) throw roundRefused();
+      }
+      const stakedAvailable = parseSignedAmount(round.staked_available);
+      const stakedBonus = parseSignedAmount(round.staked_bonus);
+
+      // What moves: signed changes of the player's available and bonus balances.
+      let availableChange = 0n;
+      let bonusChange = 0n;
+      // Bonus money a rollback hands back after its bonus ended: it returns to the bonus pool, not to the player.
+      let poolChange = 0n;
+      let moved = amount;
+      let bonusPart = 0n;
+      let roundUpdate: { stakedAvailable: bigint; stakedBonus: bigint; won: bigint; settled: boolean; closed: boolean } = {
+        stakedAvailable,
+        stakedBonus,
+        won: parseSignedAmount(round.won),
+        settled: false,
+        closed: round.closed,
+      };
+      let related: number | null = null;
+
+      switch (call.action) {
+        case 'bet': {
+          await assertWithinPlayLimits(tx, session, amount, now);
+          const fromAvailable = amount < available ? amount : available;
+          bonusPart = amount - fromAvailable;
+          if (bonusPart > bonus) throw new ApiError(422, 'INSUFFICIENT_BALANCE');
+          availableChange = -fromAvailable;
+          bonusChange = -bonusPart;
+          roundUpdate = { ...roundUpdate, stakedAvailable: stakedAvailable + fromAvailable, stakedBonus: stakedBonus + bonusPart };
+          break;
+        }
+        case 'win':
+        case 'freeSpin': {
+          const staked = stakedAvailable + stakedBonus;
+          // The bonus-paid share of the stake, rounded up: bonus money never becomes cash by rounding. Once
+          // the bonus has ended (completed, forfeited, expired) there is nothing left to wager it off, so
+          // the whole win is the player's.
+          const running = stakedBonus > 0n && (await hasRunningBonus(tx, session.walletId, now));
+          bonusPart = !running || staked === 0n ? 0n : roundToCurrency(divRound(amount * stakedBonus, staked, 'up'), session.decimals, 'up');
+          if (bonusPart > amount) bonusPart = amount;
+          availableChange = amount - bonusPart;
+          bonusChange = bonusPart;
+          roundUpdate = { ...roundUpdate, won: roundUpdate.won + amount, settled: true };
+          break;
+        }
+        case 'rollbackBet':
+        case 'rollbackWin': {
+          const cancelled = call.action === 'rollbackBet' ? 'bet' : 'win';
+          const reference = call.referenceTransactionId ?? call.transactionId;
+          // A win rollback also cancels free-spin winnings (the provider reports both as wins).
+          const original =
+            (await findAction(tx, round.id, cancelled, reference)) ??
+            (cancelled === 'win' ? await findAction(tx, round.id, 'freeSpin', reference) : undefined);
+          const alreadyRolledBack = await maybeOne(
+            tx,
+            'SELECT 1 FROM game_wallet_actions WHERE round_pk = $1 AND action = $2 AND reference_id = $3',
+            [round.id, call.action, reference],
+          );
+          roundUpdate = { ...roundUpdate, closed: true };
+          moved = 0n;
+          if (original && !alreadyRolledBack) {
+            moved = parseSignedAmount(original.amount);
+            bonusPart = parseSignedAmount(original.bonus_amount);
+            if (cancelled === 'bet') {
+              // The stake comes back as it was paid; its bonus part goes back to the bonus pool if the bonus
+              // ended meanwhile (a forfeited bonus stays forfeited), and the wagering it counted is undone.
+              availableChange = moved - bonusPart;
+              if (bonusPart > 0n && !(await hasRunningBonus(tx, session.walletId, now))) poolChange = bonusPart;
+              else bonusChange = bonusPart;
+              await recordWagering(tx, { userId: session.userId, walletId: session.walletId, currencyId: session.currencyId, amount: -moved, at: now });
+            } else {
+              // The win is taken back as it was paid; bonus money since released or forfeited is taken from
+              // available instead (a balance too low for that refuses the rollback: INSUFFICIENT_BALANCE).
+              const fromBonus = bonusPart < bonus ? bonusPart : bonus;
+              bonusChange = -fromBonus;
+              availableChange = -(moved - fromBonus);
+            }
+            if (cancelled === 'bet') {
+              roundUpdate = { ...roundUpdate, stakedAvailable: stakedAvailable - (moved - bonusPart), stakedBonus: stakedBonus - bonusPart };
+            } else {
+              roundUpdate = { ...roundUpdate, won: roundUpdate.won - moved };
+            }
+            const originalLedger = await maybeOne<{ id: number }>(tx, 'SELECT ledger_transaction_id AS id FROM game_wallet_actions WHERE id = $1', [
+              original.id,
+            ]);
+            related = originalLedger?.id ?? null;
+          }
+          break;
+        }
+      }
+
+      let ledgerTransactionId: number | null = null;
+      if (availableChange !== 0n || bonusChange !== 0n || poolChange !== 0n) {
+        const house = systemAccount(session.currencyId, 'house');
+        const legs: Leg[] = [];
+        for (const [kind, change] of [
+          ['available', availableChange],
+          ['bonus', bonusChange],
+        ] as const) {
+          if (change < 0n) legs.push(...transfer(walletAccount(session.walletId, kind), house, -change));
+          if (change > 0n) legs.push(...transfer(house, walletAccount(session.walletId, kind), change));
+        }
+        if (poolChange > 0n) legs.push(...transfer(house, systemAccount(session.currencyId, 'bonus_pool'), poolChange));
+        const posted = await postTransaction(tx, {
+          kind: `game.${call.action.toLowerCase()}`,
+          at: now,
+          legs,
+          idempotency: idempotency.game(`${call.roundId}:${call.transactionId}`, call.action, `${session.providerSlug}`),
+          visible: { walletId: session.walletId, type: 'casino', actionType: call.action, status: 'completed', amount: moved, gameIdentifier: session.gameIdentifier },
+          relatedTransactionId: related,
+        });
+        ledgerTransactionId = posted.transaction.id;
+      }
+      if (call.action === 'bet') {
+        await recordWagering(tx, { userId: session.userId, walletId: session.walletId, currencyId: session.currencyId, amount, at: now });
+      }
+      // Read back rather than computed: wagering may have completed a bonus and released its funds.
+      const after = await one<{ available: string; bonus: string }>(tx, 'SELECT available, bonus FROM wallets WHERE id = $1', [session.walletId]);
+
+      await tx.query(
+        `UPDATE game_rounds SET staked_available = $2, staked_bonus = $3, won = $4, settled = settled OR $5, closed = $6, updated_at = $7
+         WHERE id = $1`,
+        [
+          round.id,
+          formatAmount(roundUpdate.stakedAvailable),
+          formatAmount(roundUpdate.stakedBonus),
+          formatAmount(roundUpdate.won),
+          roundUpdate.settled,
+          roundUpdate.closed,
+          now,
+        ],
+      );
+      const inserted = await one<{ id: number }>(
+        tx,
+        `INSERT INTO game_wallet_actions (round_pk, action, transaction_id, reference_id, user_id, amount, bonus_amount, request_hash,
+           ledger_transaction_id, available_after, bonus_after, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+        [
+          round.id,
+          call.action,
+          call.transactionId,
+          call.action === 'rollbackBet' || call.action === 'rollbackWin' ? (call.referenceTransactionId ?? call.transactionId) : null,
+          session.userId,
+          formatAmount(moved),
+          formatAmount(bonusPart),
+          hash,
+          ledgerTransactionId,
+          after.available,
+          after.bonus,
+          now,
+        ],
+      );
+      const row = await one<ActionRow>(
+        tx,
+        `SELECT ${ACTION_COLUMNS} FROM game_wallet_actions a LEFT JOIN ledger_transactions l ON l.id = a.ledger_transaction_id WHERE a.id = $1`,
+        [inserted.id],
+      );
+      return actionView(session, call.roundId, row, false);
+    });
+  } catch (error) {
+    // The lock above makes this rare (another wallet's bonus bookkeeping may still take the balance).
+    if (error instanceof InsufficientBalanceError) throw new ApiError(422, 'INSUFFICIENT_BALANCE');
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bet history
+
+export type BetStatus = 'pending' | 'won' | 'lost' | 'rolledBack';
+
+export interface BetHistoryQuery {
+  page: number;
+  limit: number;
+  startDate?: Date;
+  endDate?: Date;
+  currencyCode?: string;
+  gameId?: number;
+  status?: BetStatus;
+}
+
+export interface BetHistoryItem {
+  roundId: string;
+  game: { id: number; name: string; identifier: string };
+  betAmount: string;
+  multiplier: string | null;
+  payout: string;
+  status: BetStatus;
+  currencyCode: string;
+  createdAt: string;
+}
+
+/** Status from the round's figures; the SQL filter below says the same thing. */
+const STATUS_SQL = `CASE
+  WHEN r.closed AND r.staked_available + r.staked_bonus = 0 AND r.won = 0 AND NOT r.free_spin THEN 'rolledBack'
+  WHEN NOT r.settled THEN 'pending'
+  WHEN r.won > 0 THEN 'won'
+  ELSE 'lost' END`;
+
+/** The player's rounds, newest first, one page with the total. */
+export async function betHistory(db: Queryable, userId: number, query: BetHistoryQuery): Promise<{ rows: BetHistoryItem[]; count: number }> {
+  const params: unknown[] = [userId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where = ['r.user_id = $1'];
+  if (query.startDate) where.push(`r.created_at >= ${param(query.startDate)}`);
+  if (query.endDate) where.push(`r.created_at < ${param(query.endDate)}`);
+  if (query.currencyCode) where.push(`c.code = ${param(query.currencyCode)}`);
+  if (query.gameId !== undefined) where.push(`r.game_id = ${param(query.gameId)}`);
+  if (query.status) where.push(`(${STATUS_SQL}) = ${param(query.status)}`);
+  const from = 'game_rounds r JOIN currencies c ON c.id = r.currency_id';
+  const filter = where.join(' AND ');
+  const limit = Math.min(100, Math.max(1, query.limit));
+  const offset = (Math.max(1, query.page) - 1) * limit;
+  const filterParams = [...params];
+  const rows = await db.query<{
+    round_id: string;
+    game_id: number;
+    game_name: string;
+    game_identifier: string;
+    staked: string;
+    won: string;
+    status: BetStatus;
+    code: string;
+    created_at: Date;
+  }>(
+    `SELECT r.round_id, g.id AS game_id, g.name AS game_name, g.identifier AS game_identifier,
+       r.staked_available + r.staked_bonus AS staked, r.won, ${STATUS_SQL} AS status, c.code, r.created_at
+     FROM ${from} JOIN games g ON g.id = r.game_id
+     WHERE ${filter} ORDER BY r.created_at DESC, r.id DESC LIMIT ${param(limit)} OFFSET ${param(offset)}`,
+    params,
+  );
+  const total = await one<{ count: number }>(db, `SELECT count(*)::int AS count FROM ${from} WHERE ${filter}`, filterParams);
+  return {
+    rows: rows.map((row) => {
+      const staked = parseSignedAmount(row.staked);
+      const won = parseSignedAmount(row.won);
+      return {
+        roundId: row.round_id,
+        game: { id: row.game_id, name: row.game_name, identifier: row.game_identifier },
+        betAmount: formatAmount(staked),
+        // payout / bet, rounded down to 8 decimals: the figure never overstates a win.
+        multiplier: staked === 0n || row.status === 'pending' ? null : formatAmount(divRound(won * 100_000_000n, staked, 'down')),
+        payout: formatAmount(won),
+        status: row.status,
+        currencyCode: row.code,
+        createdAt: row.created_at.toISOString(),
+      };
+    }),
+    count: total.count,
+  };
+}

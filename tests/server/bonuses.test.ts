@@ -1,0 +1,281 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertCashoutAllowed, hasRunningBonus, recordWagering } from '../../server/domain/bonuses.ts';
+import { verifyLedger } from '../../server/domain/ledger.ts';
+import { ApiError } from '../../server/errors.ts';
+import { parseSignedAmount } from '../../src/money.ts';
+import { newPlayer, registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+
+/**
+ * Bonuses and referral rewards through HTTP, against the seeded catalogue (one LTC offer of each kind):
+ * claiming, queueing, forfeiting, wagering (the game wallet's hook, called here the way a bet calls it),
+ * a deposit bonus funded by a simulator deposit, lazy expiry as the server's clock moves, and referral
+ * rewards up to the limit. After each test the ledger must prove itself.
+ */
+
+const DAY = 24 * 60 * 60_000;
+const LTC = 1;
+
+let server: TestServer;
+let offers: Record<string, number>;
+
+beforeAll(async () => {
+  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'bonus-test-webhook-secret' });
+  // The payment simulator calls the webhook over real HTTP.
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const list = await server.call('bonusList', { query: { limit: 100 } });
+  offers = Object.fromEntries((list.body.data.bonus.rows as { id: number; type: string }[]).map((row) => [row.type, row.id]));
+});
+afterAll(async () => server.close());
+afterEach(async () => {
+  const report = await verifyLedger(server.db);
+  expect(report.ok, JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(true);
+});
+
+type Player = Awaited<ReturnType<typeof registeredPlayer>>;
+
+function code(res: { status: number; body: { errors: { description: string }[] } }): [number, string | undefined] {
+  return [res.status, res.body.errors[0]?.description];
+}
+
+async function ltcWallet(player: Player): Promise<{ id: number; available: string; bonus: string }> {
+  const res = await server.call('userGetWallets', { token: player.token });
+  const wallet = (res.body.data.wallets as { id: number; currencyCode: string; available: string; bonus: string }[]).find((w) => w.currencyCode === 'LTC');
+  if (!wallet) throw new Error('no LTC wallet');
+  return wallet;
+}
+
+const claim = (player: Player, bonusId: number, currencyId = LTC, headers: Record<string, string> = {}) =>
+  server.call('bonusAvail', { token: player.token, body: { bonusId, currencyId }, headers });
+
+const forfeit = (player: Player, userBonusId: number, headers: Record<string, string> = {}) =>
+  server.call('bonusCancel', { token: player.token, body: { userBonusId }, headers });
+
+async function myBonuses(player: Player, status?: string) {
+  const res = await server.call('bonusUserList', { token: player.token, query: { status } });
+  expect(res.status).toBe(200);
+  return res.body.data.userBonus.rows as { id: number; bonusId: number; status: string; amount: string; wageredAmount: string; amountToWager: string; expireAt: string | null }[];
+}
+
+async function bet(player: Player, amount: string): Promise<void> {
+  const wallet = await ltcWallet(player);
+  await server.db.transaction((tx) =>
+    recordWagering(tx, { userId: player.user.id as number, walletId: wallet.id, currencyId: LTC, amount: parseSignedAmount(amount), at: server.clock.now() }),
+  );
+}
+
+async function ledgerTransactionCount(): Promise<number> {
+  const rows = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger_transactions');
+  return rows[0]!.n;
+}
+
+describe('the catalogue', () => {
+  it('lists the offers by type and shows one, or INVALID_BONUS_ID', async () => {
+    expect(Object.keys(offers).sort()).toEqual(['bet', 'daily', 'deposit', 'joining', 'loyalty', 'referral']);
+    const deposits = await server.call('bonusList', { query: { type: 'deposit' } });
+    expect(deposits.body.data.bonus.count).toBe(1);
+    expect(deposits.body.data.bonus.rows[0]).toMatchObject({ percentage: '100', minDeposit: '0.01', amount: '1', currencyCode: 'LTC', wageringMultiplier: 30 });
+
+    const joining = await server.call('bonusDetail', { query: { bonusId: offers.joining! } });
+    expect(joining.body.data.bonus).toMatchObject({ type: 'joining', amount: '0.01', joiningAmount: '0.01', referralBonusAmount: null, validTill: null });
+    const referral = await server.call('bonusDetail', { query: { bonusId: offers.referral! } });
+    expect(referral.body.data.bonus).toMatchObject({ type: 'referral', amount: '0.001', referralBonusAmount: '0.001' });
+
+    expect(code(await server.call('bonusDetail', { query: { bonusId: 99999 } }))).toEqual([404, 'INVALID_BONUS_ID']);
+  });
+});
+
+describe('claiming', () => {
+  it('refuses unknown offers, referral offers and other currencies', async () => {
+    const player = await registeredPlayer(server);
+    expect(code(await claim(player, 99999))).toEqual([404, 'INVALID_BONUS_ID']);
+    expect(code(await claim(player, offers.referral!))).toEqual([422, 'INVALID_BONUS']);
+    expect(code(await claim(player, offers.joining!, 2))).toEqual([422, 'CURRENCY_NOT_AVAILABLE']);
+    await server.db.query('UPDATE bonuses SET active = false WHERE id = $1', [offers.loyalty]);
+    try {
+      expect(code(await claim(player, offers.loyalty!))).toEqual([422, 'INVALID_BONUS']);
+    } finally {
+      await server.db.query('UPDATE bonuses SET active = true WHERE id = $1', [offers.loyalty]);
+    }
+    expect(await myBonuses(player)).toEqual([]);
+  });
+
+  it('activates the first claim, queues the next, and starts it when the first is forfeited', async () => {
+    const player = await registeredPlayer(server);
+    const first = await claim(player, offers.joining!);
+    expect(first.status).toBe(200);
+    expect(first.body.data.userBonus).toMatchObject({ status: 'active', amount: '0.01', wageredAmount: '0', amountToWager: '0.1', currencyCode: 'LTC' });
+    const claimedAt = Date.parse(first.body.data.userBonus.claimedAt as string);
+    expect(Date.parse(first.body.data.userBonus.expireAt as string)).toBe(claimedAt + 7 * DAY);
+    expect(await ltcWallet(player)).toMatchObject({ available: '0', bonus: '0.01' });
+
+    const second = await claim(player, offers.loyalty!);
+    expect(second.body.data.userBonus).toMatchObject({ status: 'queued', amount: '0', expireAt: null });
+    expect(code(await claim(player, offers.loyalty!))).toEqual([409, 'BONUS_ALREADY_ACTIVE']);
+    expect((await myBonuses(player, 'queued')).map((b) => b.id)).toEqual([second.body.data.userBonus.id]);
+
+    const cancelled = await forfeit(player, first.body.data.userBonus.id as number);
+    expect(cancelled.body.data).toEqual({ success: true });
+    const rows = await myBonuses(player);
+    expect(rows.map((b) => [b.bonusId, b.status, b.amount])).toEqual([
+      [offers.loyalty, 'active', '0.005'],
+      [offers.joining, 'forfeited', '0.01'],
+    ]);
+    expect(await ltcWallet(player)).toMatchObject({ available: '0', bonus: '0.005' });
+
+    expect(code(await forfeit(player, first.body.data.userBonus.id as number))).toEqual([422, 'INVALID_BONUS']);
+    expect(code(await forfeit(player, 99999))).toEqual([404, 'NOT_FOUND']);
+    expect(code(await claim(player, offers.joining!))).toEqual([409, 'BONUS_ALREADY_AVAILED']);
+  });
+
+  it('answers a replayed Idempotency-Key with the first result and moves nothing', async () => {
+    const player = await registeredPlayer(server);
+    const headers = { 'Idempotency-Key': 'claim-bet-1' };
+    const first = await claim(player, offers.bet!, LTC, headers);
+    const before = await ledgerTransactionCount();
+    const replay = await claim(player, offers.bet!, LTC, headers);
+    expect(replay.status).toBe(200);
+    expect(replay.body.data).toEqual(first.body.data);
+    expect(await ledgerTransactionCount()).toBe(before);
+
+    const id = first.body.data.userBonus.id as number;
+    expect((await forfeit(player, id, { 'Idempotency-Key': 'forfeit-1' })).body.data).toEqual({ success: true });
+    const afterForfeit = await ledgerTransactionCount();
+    expect((await forfeit(player, id, { 'Idempotency-Key': 'forfeit-1' })).body.data).toEqual({ success: true });
+    expect(await ledgerTransactionCount()).toBe(afterForfeit);
+    expect(await ltcWallet(player)).toMatchObject({ bonus: '0' });
+  });
+});
+
+describe('wagering', () => {
+  it('counts bets, blocks cashouts until done, then releases the bonus money and starts the next', async () => {
+    const player = await registeredPlayer(server);
+    const active = await claim(player, offers.bet!);
+    expect(active.body.data.userBonus).toMatchObject({ status: 'active', amount: '0.002', amountToWager: '0.01' });
+    await claim(player, offers.loyalty!);
+    const wallet = await ltcWallet(player);
+
+    await bet(player, '0.004');
+    await bet(player, '0.001');
+    // A rolled-back bet no longer counts.
+    await bet(player, '-0.001');
+    expect((await myBonuses(player, 'active'))[0]).toMatchObject({ wageredAmount: '0.004' });
+    expect(await hasRunningBonus(server.db, wallet.id, server.clock.now())).toBe(true);
+    await expect(assertCashoutAllowed(server.db, wallet.id, server.clock.now())).rejects.toMatchObject(new ApiError(422, 'CASHOUT_NOT_ALLOWED'));
+
+    await bet(player, '0.006');
+    const rows = await myBonuses(player);
+    expect(rows.map((b) => [b.bonusId, b.status, b.wageredAmount])).toEqual([
+      [offers.loyalty, 'active', '0'],
+      [offers.bet, 'completed', '0.01'],
+    ]);
+    // The converted bet bonus is real money; the loyalty bonus now holds the bonus balance.
+    expect(await ltcWallet(player)).toMatchObject({ available: '0.002', bonus: '0.005' });
+    const conversions = await server.db.query<{ amount: string }>(
+      "SELECT amount FROM ledger_transactions WHERE wallet_id = $1 AND action_type = 'bonusConversion'",
+      [wallet.id],
+    );
+    expect(conversions.map((row) => parseSignedAmount(row.amount))).toEqual([200_000n]);
+    // An unfunded deposit bonus is not running yet.
+    const other = await registeredPlayer(server);
+    await claim(other, offers.deposit!);
+    expect(await hasRunningBonus(server.db, (await ltcWallet(other)).id, server.clock.now())).toBe(false);
+
+    // A bet in another wallet does not count.
+    const btc = await server.db.query<{ id: number }>('SELECT id FROM wallets WHERE user_id = $1 AND currency_id = 2', [player.user.id]);
+    await server.db.transaction((tx) =>
+      recordWagering(tx, { userId: player.user.id as number, walletId: btc[0]!.id, currencyId: 2, amount: 10n ** 8n, at: server.clock.now() }),
+    );
+    expect((await myBonuses(player, 'active'))[0]).toMatchObject({ wageredAmount: '0' });
+    await expect(assertCashoutAllowed(server.db, btc[0]!.id, server.clock.now())).resolves.toBeUndefined();
+  });
+});
+
+describe('deposit bonus', () => {
+  it('waits for a qualifying deposit, then credits its percentage', async () => {
+    const player = await registeredPlayer(server);
+    const claimed = await claim(player, offers.deposit!);
+    expect(claimed.body.data.userBonus).toMatchObject({ status: 'active', amount: '0', amountToWager: '0' });
+
+    const address = await server.call('paymentDeposit', { token: player.token, body: { amount: '0.5', currencyCode: 'LTC' } });
+    expect(address.status).toBe(200);
+    const send = async (amount: string) => {
+      const transfer = await server.call('devChainTransfer', { body: { address: address.body.data.address, amount } });
+      expect(transfer.status, JSON.stringify(transfer.body)).toBe(200);
+      const confirmed = await server.call('devChainConfirm', { body: { txId: transfer.body.data.txId, confirmations: 6 } });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    };
+    // Under the offer's minimum (0.01): credited, but no bonus.
+    await send('0.005');
+    expect((await myBonuses(player, 'active'))[0]).toMatchObject({ amount: '0' });
+    await send('0.5');
+    expect((await myBonuses(player, 'active'))[0]).toMatchObject({ amount: '0.5', amountToWager: '15' });
+    expect(await ltcWallet(player)).toMatchObject({ available: '0.505', bonus: '0.5' });
+  });
+});
+
+describe('expiry', () => {
+  it('expires a bonus lazily once its time is up, returns its money and starts the next', async () => {
+    const player = await registeredPlayer(server);
+    const daily = await claim(player, offers.daily!);
+    expect(daily.body.data.userBonus).toMatchObject({ status: 'active', amount: '0.001' });
+    await claim(player, offers.joining!);
+    expect(await ltcWallet(player)).toMatchObject({ bonus: '0.001' });
+
+    server.clock.advance(DAY + 1000);
+    // Access tokens do not live a day: sign in again.
+    const login = await server.call('userLogin', { body: { email: player.payload.email, password: player.payload.password } });
+    player.token = login.body.data.accessToken as string;
+    const rows = await myBonuses(player);
+    expect(rows.map((b) => [b.bonusId, b.status])).toEqual([
+      [offers.joining, 'active'],
+      [offers.daily, 'expired'],
+    ]);
+    expect(await ltcWallet(player)).toMatchObject({ available: '0', bonus: '0.01' });
+    const forfeits = await server.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM ledger_transactions WHERE user_id = $1 AND action_type = 'bonusForfeit'",
+      [player.user.id],
+    );
+    expect(forfeits[0]!.n).toBe(1);
+
+    // A daily offer: once per UTC day.
+    await forfeit(player, rows[0]!.id);
+    expect((await claim(player, offers.daily!)).body.data.userBonus).toMatchObject({ status: 'active' });
+    await forfeit(player, (await myBonuses(player, 'active'))[0]!.id);
+    expect(code(await claim(player, offers.daily!))).toEqual([409, 'BONUS_ALREADY_AVAILED']);
+  });
+});
+
+describe('referrals', () => {
+  it('pays the reward per referred player up to the limit', async () => {
+    const referrer = await registeredPlayer(server);
+    const claimReward = (currencyId = LTC, headers: Record<string, string> = {}) =>
+      server.call('bonusAvailReferral', { token: referrer.token, body: { currencyId }, headers });
+
+    const unknown = await server.call('userSignup', { body: { ...newPlayer(), referralCode: 'NOSUCHCODE1' } });
+    expect(code(unknown)).toEqual([422, 'REFERRAL_CODE_NOT_FOUND']);
+    expect(code(await claimReward())).toEqual([422, 'INVALID_BONUS']);
+
+    const referralCode = referrer.user.referralCode as string;
+    for (let i = 0; i < 3; i += 1) await registeredPlayer(server, { referralCode });
+    expect(code(await claimReward(999))).toEqual([422, 'CURRENCY_NOT_AVAILABLE']);
+
+    await server.db.query('UPDATE settings SET referral_limit = 2');
+    try {
+      const headers = { 'Idempotency-Key': 'referral-1' };
+      const paid = await claimReward(LTC, headers);
+      expect(paid.body.data.userBonusWallet).toEqual({ currencyId: LTC, currencyCode: 'LTC', amount: '0.002', referredCount: 2 });
+      const before = await ledgerTransactionCount();
+      expect((await claimReward(LTC, headers)).body.data).toEqual(paid.body.data);
+      expect(await ledgerTransactionCount()).toBe(before);
+      expect(await ltcWallet(referrer)).toMatchObject({ available: '0.002', bonus: '0' });
+      expect(code(await claimReward())).toEqual([422, 'REFERRAL_LIMIT_EXCEEDED']);
+
+      // A higher limit pays for the third referred player only.
+      await server.db.query('UPDATE settings SET referral_limit = 10');
+      expect((await claimReward()).body.data.userBonusWallet).toMatchObject({ amount: '0.001', referredCount: 1 });
+      expect(code(await claimReward())).toEqual([422, 'INVALID_BONUS']);
+    } finally {
+      await server.db.query('UPDATE settings SET referral_limit = 10');
+    }
+  });
+});
