@@ -50,10 +50,22 @@ export function limitSocialLogin(ctx: AppContext, ip: string): void {
   rateLimit(ctx, `login:ip:${ip}`, RATE_RULES.loginPerIp);
 }
 
-/** Refuses players who may not hold a session: inactive, or self-excluded. */
-export function assertMayPlay(user: UserRow, now: Date): void {
+/**
+ * Refuses players who may not hold a session: inactive ones. A self-excluded player may still sign in,
+ * because their money stays theirs: that session serves only what {@link assertMayUse} lets through.
+ */
+export function assertMaySignIn(user: UserRow): void {
   if (!user.active) throw new ApiError(403, 'USER_INACTIVE');
-  if (isSelfExcluded(user, now)) throw new ApiError(403, 'SELF_EXCLUDED');
+}
+
+/**
+ * Every call of a session: an inactive account is refused; a self-excluded player reaches only the
+ * operations openapi.yaml marks `x-while-self-excluded` (their profile, wallets, transactions, limits,
+ * notifications, logout, and withdrawing their balance), everything else is 403 SELF_EXCLUDED.
+ */
+export function assertMayUse(user: UserRow, now: Date, allowedWhileSelfExcluded: boolean): void {
+  assertMaySignIn(user);
+  if (!allowedWhileSelfExcluded && isSelfExcluded(user, now)) throw new ApiError(403, 'SELF_EXCLUDED');
 }
 
 async function startSession(ctx: AppContext, db: Queryable, user: UserRow) {
@@ -80,7 +92,7 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   if (!user.password_hash || !(await verify(user.password_hash, password))) {
     throw new ApiError(422, 'WRONG_PASSWORD');
   }
-  assertMayPlay(user, ctx.now());
+  assertMaySignIn(user);
   if (!user.email_verified_at) throw new ApiError(403, 'EMAIL_NOT_VERIFIED');
   return startSession(ctx, ctx.db, user);
 }
@@ -344,7 +356,7 @@ export async function socialLogin(ctx: AppContext, profile: SocialProfile) {
       await createWallets(tx, user.id);
       isNewUser = true;
     }
-    assertMayPlay(user, ctx.now());
+    assertMaySignIn(user);
     return { ...(await startSession(ctx, tx, user)), isNewUser };
   });
 }

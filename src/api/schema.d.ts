@@ -16,12 +16,11 @@ export interface paths {
         /**
          * Log in with email or username and password
          * @description Exchanges an email or username and the base64-encoded password for an access token.
-         *     The password is checked first: an inactive, self-excluded or unverified account is reported
-         *     (403) only to someone who knows its password. A self-excluded player cannot log in until the
-         *     exclusion ends (never, for a permanent one).
+         *     The password is checked first: an inactive or unverified account is reported (403) only to
+         *     someone who knows its password. A self-excluded player may log in, to withdraw their balance:
+         *     the session serves only the operations marked `x-while-self-excluded` until the exclusion ends.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 403 EMAIL_NOT_VERIFIED, USER_INACTIVE,
-         *     SELF_EXCLUDED;
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 403 EMAIL_NOT_VERIFIED, USER_INACTIVE;
          *     404 USER_DOES_NOT_EXISTS; 415 UNSUPPORTED_MEDIA_TYPE; 422 WRONG_PASSWORD; 429 RATE_LIMITED;
          *     500 INTERNAL_SERVER_ERROR.
          */
@@ -49,7 +48,7 @@ export interface paths {
          *     player fills it in). An existing account with the same email that was not created through
          *     Google is not linked automatically: 409 EMAIL_ALREADY_EXISTS (log in with the password).
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 403 USER_INACTIVE, SELF_EXCLUDED; 409 EMAIL_ALREADY_EXISTS;
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 403 USER_INACTIVE; 409 EMAIL_ALREADY_EXISTS;
          *     415 UNSUPPORTED_MEDIA_TYPE; 422 SOCIAL_LOGIN_FAILED (token invalid, expired, for another
          *     audience, or Google unreachable), SOCIAL_LOGIN_NOT_CONFIGURED; 429 RATE_LIMITED;
          *     500 INTERNAL_SERVER_ERROR.
@@ -77,7 +76,7 @@ export interface paths {
          *     account on first use. The player must grant the email permission; without an email the login
          *     fails with SOCIAL_LOGIN_FAILED. Account linking works as for `userGoogleLogin`.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 403 USER_INACTIVE, SELF_EXCLUDED; 409 EMAIL_ALREADY_EXISTS;
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 403 USER_INACTIVE; 409 EMAIL_ALREADY_EXISTS;
          *     415 UNSUPPORTED_MEDIA_TYPE; 422 SOCIAL_LOGIN_FAILED, SOCIAL_LOGIN_NOT_CONFIGURED;
          *     429 RATE_LIMITED; 500 INTERNAL_SERVER_ERROR.
          */
@@ -1340,9 +1339,8 @@ export interface paths {
          *     a completed `withdrawFee` of `fee`); failed, it returns to `available` (a failed
          *     `withdrawRefund`). One request may be pending per wallet at a time
          *     (WITHDRAWAL_REQUEST_IN_PENDING); concurrent requests are taken one after the other. Not allowed
-         *     while a bonus is still being wagered (CASHOUT_NOT_ALLOWED). Withdrawing adds no
-         *     self-exclusion check of its own (withdrawals stay allowed while self-excluded); 403
-         *     SELF_EXCLUDED comes only from the session check every signed-in operation makes.
+         *     while a bonus is still being wagered (CASHOUT_NOT_ALLOWED). Withdrawals stay allowed
+         *     while self-excluded (`x-while-self-excluded`): the player's money stays theirs.
          *     Success is signalled by `spendRequestId`. `amount`: greater than 0, at most 10000, up to 8
          *     decimals, at least the currency's minimum withdrawal (0.03 LTC). `address` must be valid for
          *     the currency's network, checksum included (LTC: `ltc1…` bech32/bech32m, or base58check `L…`,

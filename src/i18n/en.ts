@@ -182,7 +182,7 @@ export const en = {
       WITHDRAWAL_REQUEST_IN_PENDING: 'Your withdrawal request is in pending',
       ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED: 'Session expired. Please login again.',
       // Codes openapi.yaml adds to SPEC §8.
-      SELF_EXCLUDED: 'Your account is self-excluded. You cannot use it until the exclusion ends.',
+      SELF_EXCLUDED: 'Your account is self-excluded: until the exclusion ends you can withdraw your balance, but not deposit or play.',
       FORBIDDEN: 'You are not allowed to do this.',
       NOT_FOUND: 'Not found',
       RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',

@@ -174,7 +174,7 @@ export const es: Dictionary = {
       DEPOSIT_LIMIT_EXCEED: 'Límite de depósito superado',
       WITHDRAWAL_REQUEST_IN_PENDING: 'Tu solicitud de retiro está pendiente',
       ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED: 'La sesión ha caducado. Vuelve a iniciar sesión.',
-      SELF_EXCLUDED: 'Tu cuenta está autoexcluida. No puedes usarla hasta que termine la exclusión.',
+      SELF_EXCLUDED: 'Tu cuenta está autoexcluida: hasta que termine la exclusión puedes retirar tu saldo, pero no depositar ni jugar.',
       FORBIDDEN: 'No tienes permiso para hacer esto.',
       NOT_FOUND: 'No encontrado',
       RATE_LIMITED: 'Demasiados intentos. Espera un momento e inténtalo de nuevo.',

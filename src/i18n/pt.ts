@@ -174,7 +174,7 @@ export const pt: Dictionary = {
       DEPOSIT_LIMIT_EXCEED: 'Limite de depósito excedido',
       WITHDRAWAL_REQUEST_IN_PENDING: 'O seu pedido de retirada está pendente',
       ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED: 'A sessão expirou. Por favor, inicie sessão novamente.',
-      SELF_EXCLUDED: 'A sua conta está autoexcluída. Não a pode usar até a exclusão terminar.',
+      SELF_EXCLUDED: 'Sua conta está autoexcluída: até o fim da exclusão você pode sacar seu saldo, mas não depositar nem jogar.',
       FORBIDDEN: 'Não tem permissão para fazer isto.',
       NOT_FOUND: 'Não encontrado',
       RATE_LIMITED: 'Demasiadas tentativas. Aguarde um momento e tente novamente.',

@@ -783,20 +783,25 @@ describe('accounts with email and password', () => {
       );
     });
 
-    it('keeps a self-excluded player out until the exclusion ends', async () => {
+    it('keeps a self-excluded player to their money until the exclusion ends', async () => {
       const { payload, token } = await registeredPlayer(server);
       const until = new Date(server.clock.now().getTime() + 2 * DAY).toISOString();
       const res = await server.call('rgUpdateSelfExclusion', { token, body: { type: 'temporary', until } });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ success: true, selfExclusion: { type: 'temporary', until } });
 
-      // The session is over, and no new one can start.
+      // The session is over; a new one reaches the player's money and nothing else until the end.
       expectError(await server.call('userGetUser', { token }), 401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
-      const refused = await login(server, payload.email);
-      expectError(refused, 403, 'SELF_EXCLUDED');
+      const excluded = await login(server, payload.email);
+      expect(excluded.status).toBe(200);
+      expect(excluded.body.data.user).toMatchObject({ selfExcludedUntil: until, selfExclusionPermanent: false });
+      const excludedToken = excluded.body.data.accessToken as string;
+      expect((await server.call('userGetWallets', { token: excludedToken })).status).toBe(200);
+      expectError(await server.call('userUpdate', { token: excludedToken, body: { firstName: 'Ana' } }), 403, 'SELF_EXCLUDED');
       expectError(await login(server, payload.email, 'Wrong@123'), 422, 'WRONG_PASSWORD');
       server.clock.advance(2 * DAY - MINUTE);
-      expectError(await login(server, payload.email), 403, 'SELF_EXCLUDED');
+      const lastMinute = await login(server, payload.email);
+      expectError(await server.call('casinoInitGame', { token: lastMinute.body.data.accessToken as string, body: { gameId: 1 } }), 403, 'SELF_EXCLUDED');
 
       server.clock.advance(2 * MINUTE);
       const back = await login(server, payload.email);
@@ -806,13 +811,15 @@ describe('accounts with email and password', () => {
       expect(me.body.data.user.selfExcludedUntil).toBeNull();
     });
 
-    it('keeps a permanently self-excluded player out for good', async () => {
+    it('keeps a permanently self-excluded player from play for good', async () => {
       const { payload, token } = await registeredPlayer(server);
       const res = await server.call('rgUpdateSelfExclusion', { token, body: { type: 'permanent' } });
       expect(res.status).toBe(200);
       expect(res.body.data.selfExclusion).toEqual({ type: 'permanent', until: null });
       server.clock.advance(10 * 366 * DAY);
-      expectError(await login(server, payload.email), 403, 'SELF_EXCLUDED');
+      const later = await login(server, payload.email);
+      expect(later.status).toBe(200);
+      expectError(await server.call('casinoInitGame', { token: later.body.data.accessToken as string, body: { gameId: 1 } }), 403, 'SELF_EXCLUDED');
     });
   });
 
@@ -1013,7 +1020,9 @@ describe('social sign-in', () => {
       const session = await googleLogin(server, await google.signIdToken({ sub: `g${id2}`, email: email2 }));
       const token = tokenOf(session);
       expect((await server.call('rgUpdateSelfExclusion', { token, body: { type: 'permanent' } })).status).toBe(200);
-      expectError(await googleLogin(server, await google.signIdToken({ sub: `g${id2}`, email: email2 })), 403, 'SELF_EXCLUDED');
+      const excluded = await googleLogin(server, await google.signIdToken({ sub: `g${id2}`, email: email2 }));
+      expect(excluded.status).toBe(200);
+      expectError(await server.call('casinoInitGame', { token: tokenOf(excluded), body: { gameId: 1 } }), 403, 'SELF_EXCLUDED');
     });
 
     it('gives a Google account no password until one is set through the reset flow', async () => {

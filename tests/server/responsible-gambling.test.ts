@@ -31,6 +31,11 @@ async function freshToken(player: Player): Promise<string> {
   return res.body.data.accessToken as string;
 }
 
+/** A self-excluded player's call refused as such. */
+function refusedExcluded(res: { status: number; body: { errors: { description: string }[] } }): boolean {
+  return res.status === 403 && res.body.errors[0]?.description === 'SELF_EXCLUDED';
+}
+
 async function getLimits(token: string) {
   const res = await server.call('rgGetLimits', { token });
   expect(res.status).toBe(200);
@@ -287,10 +292,11 @@ describe('self-exclusion', () => {
     const res = await server.call('rgUpdateSelfExclusion', { token: player.token, body: { type: 'temporary', until: until.toISOString() } });
     expect(res.status).toBe(200);
     expect(res.body.data.selfExclusion).toEqual({ type: 'temporary', until: until.toISOString() });
-    expect((await login(player)).body.errors[0].description).toBe('SELF_EXCLUDED');
+    const token = await freshToken(player);
+    expect(refusedExcluded(await server.call('casinoInitGame', { token, body: { gameId: 1 } }))).toBe(true);
   });
 
-  it('a temporary exclusion ends every session, refuses login and play until it ends', async () => {
+  it('a temporary exclusion ends every session and refuses play until it ends; the player may still sign in to their money', async () => {
     const player = await registeredPlayer(server);
     const other = await registeredPlayer(server);
     const second = await freshToken(player);
@@ -311,10 +317,11 @@ describe('self-exclusion', () => {
       const play = await server.call('casinoInitGame', { token, body: { gameId: 1 } });
       expect(play.status).toBe(401);
     }
-    // It cannot be lifted by the player: login is refused until it ends.
-    const refused = await login(player);
-    expect(refused.status).toBe(403);
-    expect(refused.body.errors[0].description).toBe('SELF_EXCLUDED');
+    // It cannot be lifted by the player: a new session serves only their money until it ends.
+    const excluded = await freshToken(player);
+    expect(refusedExcluded(await server.call('casinoInitGame', { token: excluded, body: { gameId: 1 } }))).toBe(true);
+    expect(refusedExcluded(await server.call('rgUpdateSelfExclusion', { token: excluded, body: { type: 'permanent' } }))).toBe(true);
+    expect((await getLimits(excluded)).selfExclusion).toEqual({ type: 'temporary', until: until.toISOString() });
 
     // Another player is not affected.
     expect((await getLimits(other.token)).selfExclusion).toEqual({ type: null, until: null });
@@ -322,7 +329,7 @@ describe('self-exclusion', () => {
     expect(play.status).toBe(200);
 
     server.clock.advance(3 * DAY - 1000);
-    expect((await login(player)).status).toBe(403);
+    expect(refusedExcluded(await server.call('casinoInitGame', { token: await freshToken(player), body: { gameId: 1 } }))).toBe(true);
 
     server.clock.advance(1000);
     const token = await freshToken(player);
@@ -332,7 +339,7 @@ describe('self-exclusion', () => {
     expect(again.body.data.gameSession.demo).toBe(false);
   });
 
-  it('a permanent exclusion refuses login for good', async () => {
+  it('a permanent exclusion refuses play for good', async () => {
     const player = await registeredPlayer(server);
     const other = await registeredPlayer(server);
     const res = await server.call('rgUpdateSelfExclusion', { token: player.token, body: { type: 'permanent' } });
@@ -342,11 +349,13 @@ describe('self-exclusion', () => {
 
     for (const years of [0, 1, 10]) {
       if (years > 0) server.clock.advance(years * 365 * DAY);
-      const refused = await login(player);
-      expect(refused.status).toBe(403);
-      expect(refused.body.errors[0].description).toBe('SELF_EXCLUDED');
+      const token = await freshToken(player);
+      expect(refusedExcluded(await server.call('casinoInitGame', { token, body: { gameId: 1 } }))).toBe(true);
+      expect((await getLimits(token)).selfExclusion).toEqual({ type: 'permanent', until: null });
     }
-    // A temporary exclusion cannot replace it: there is no session to ask with.
+    // A temporary exclusion cannot replace it: the excluded session may not change it.
+    const excluded = await freshToken(player);
+    expect(refusedExcluded(await server.call('rgUpdateSelfExclusion', { token: excluded, body: { type: 'temporary', until: new Date(server.clock.now().getTime() + 2 * DAY).toISOString() } }))).toBe(true);
     const token = await freshToken(other);
     expect((await getLimits(token)).selfExclusion).toEqual({ type: null, until: null });
   });

@@ -222,6 +222,19 @@ describe('a withdrawal request', () => {
     expect(await ltcWallet(player)).toEqual({ available: '0.5', pending: '0' });
   });
 
+  it('stays allowed while the player is self-excluded, when deposits and play are not', async () => {
+    const player = await fundedPlayer('0.5');
+    const until = new Date(server.clock.now().getTime() + 30 * 24 * 60 * 60_000).toISOString();
+    expect((await server.call('rgUpdateSelfExclusion', { token: player.token, body: { type: 'temporary', until } })).status).toBe(200);
+    const login = await server.call('userLogin', { body: { email: player.payload.email, password: player.payload.password } });
+    expect(login.status).toBe(200);
+    const excluded = { ...player, token: login.body.data.accessToken as string };
+    expect(code(await server.call('paymentDeposit', { token: excluded.token, body: { amount: '0.5', currencyCode: 'LTC' } }))).toEqual([403, 'SELF_EXCLUDED']);
+    const res = await withdraw(excluded, { amount: '0.4', address: ltcAddress() });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await ltcWallet(excluded)).toEqual({ available: '0.099994', pending: '0.400006' });
+  });
+
   it('is refused while a bonus is being wagered', async () => {
     const player = await fundedPlayer('0.5');
     const offer = await server.db.query<{ id: number; currency_id: number }>(
