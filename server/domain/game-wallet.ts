@@ -273,7 +273,12 @@ function callHash(session: GameWalletSession, call: GameWalletCall): string {
 }
 
 /** Refuses a bet that would take the player past a bet or a loss limit (rolling day, week, month). */
-async function assertWithinPlayLimits(tx: Queryable, session: GameWalletSession, amount: bigint, now: Date): Promise<void> {
+async function assertWithinPlayLimits(
+  tx: Queryable,
+  session: Pick<GameWalletSession, 'userId' | 'currencyId' | 'currencyCode'>,
+  amount: bigint,
+  now: Date,
+): Promise<void> {
   if (session.currencyCode !== LIMITS_CURRENCY) return;
   const limits = await getLimits(tx, session.userId, now);
   const limitOf = (value: string | null) => (value === null ? null : parseAmount(value));
@@ -305,6 +310,23 @@ async function assertWithinPlayLimits(tx: Queryable, session: GameWalletSession,
     const loss = parseSignedAmount(sums[`bets_${period}`] ?? '0') - parseSignedAmount(sums[`wins_${period}`] ?? '0');
     if (limit !== null && loss + amount > limit) throw new ApiError(422, LOSS_LIMIT_CODES[period]);
   }
+}
+
+/**
+ * casinoInitGame: no real-money game opens once a bet or loss limit has nothing left in its window (not
+ * even the smallest bet would fit), in the currency asked for or the selected wallet's. An unknown
+ * currency is left to the session's own check (CURRENCY_NOT_AVAILABLE).
+ */
+export async function assertPlayLimitsLeft(db: Queryable, userId: number, currencyCode: string | undefined, now: Date): Promise<void> {
+  const currency = await maybeOne<{ id: number; code: string }>(
+    db,
+    currencyCode === undefined
+      ? 'SELECT c.id, c.code FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND w.selected'
+      : 'SELECT id, code FROM currencies WHERE code = $1',
+    [currencyCode ?? userId],
+  );
+  if (!currency) return;
+  await assertWithinPlayLimits(db, { userId, currencyId: currency.id, currencyCode: currency.code }, 1n, now);
 }
 
 /** The one refusal of a call on a round that cannot take it: a closed round, another wallet's round. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import * as casino from '../domain/casino.ts';
-import { betHistory } from '../domain/game-wallet.ts';
+import { assertPlayLimitsLeft, betHistory } from '../domain/game-wallet.ts';
 import { assertNotSelfExcluded } from '../domain/limits.ts';
 import { player } from './auth-guard.ts';
 import type { JsonHandlers, RawHandlers } from './types.ts';
@@ -65,6 +65,7 @@ export function casinoHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
     casinoInitGame: async (input) => {
       const me = player(input);
       assertNotSelfExcluded(me.user, ctx.now());
+      await assertPlayLimitsLeft(ctx.db, me.userId, input.body.currencyCode, ctx.now());
       const session = await casino
         .createGameSession(ctx.db, {
           userId: me.userId,

@@ -381,6 +381,10 @@ describe('limits', () => {
     await setLimit(player.user.id, 'bet', 'monthly', '0.6');
     expect(refused(await bet(sessionId, nextId('round'), '0.2'))).toEqual([422, 'MONTHLY_BET_LIMIT_EXCEEDED']);
     expect(await balances(player.user.id)).toEqual({ available: '1.5', bonus: '0' });
+    // With the monthly limit used up to the last unit, no new game opens.
+    await setLimit(player.user.id, 'bet', 'monthly', '0.5');
+    const init = await server.call('casinoInitGame', { token: player.token, body: { gameId: game.id, currencyCode: 'LTC' } });
+    expect(refused(init)).toEqual([422, 'MONTHLY_BET_LIMIT_EXCEEDED']);
   });
 
   it('refuses a bet past a loss limit: stakes minus wins in the period', async () => {
