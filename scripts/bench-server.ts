@@ -1,18 +1,29 @@
 /**
  * npm run bench:server: requests/s and p50/p99 latency of the API for login, get-user and get-all-games
- * (a page of 24 from a 10,000-game catalogue, with and without a name search), on the embedded PGlite
- * and on a PostgreSQL server, each served by a real server process and loaded over HTTP from this one.
+ * (a page of 24 from a 10,000-game catalogue, with and without a name search), and the wallet's money
+ * paths: deposits credited per second (each one an incoming transfer reported by two signed provider
+ * webhooks, seen with 0 confirmations then credited at 6, for many players at once), and game wallet
+ * bets per second with p50/p99 (a round each: a signed bet then its win, concurrent players). All on the
+ * embedded PGlite and on a PostgreSQL server, each served by a real server process and loaded over HTTP
+ * from this one. On that same PostgreSQL, in the same run, pgbench's built-in TPC-B-like script gives
+ * the database's own transactions per second, and the wallet figures are printed as a ratio to it: what
+ * the wallet costs, read against what the database itself can do on this machine.
  * Prints a table and writes bench/results.json. A script, not a test: nothing here asserts a time.
  *
  *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { openDb } from '../server/db/db.ts';
+import { signGameWalletRequest, SIGNATURE_HEADER as GAME_SIGNATURE_HEADER } from '../server/domain/game-wallet.ts';
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../server/providers/payment.ts';
+import { formatAmount, parseAmount } from '../src/money.ts';
 import { encodePassword } from '../src/rules/password.ts';
 import { freePort, waitForHealth } from './lib/processes.ts';
 // @ts-expect-error plain JavaScript helper shared with the test runner
@@ -31,13 +42,30 @@ const CONCURRENCY = Number(values.concurrency);
 const GAMES = Number(values.games);
 const PLAYERS = 32;
 const PASSWORD = 'Bench@1234';
+const WEBHOOK_SECRET = 'bench-webhook-secret-bench-webhook-secret';
+const DEPOSIT_AMOUNT = '0.001';
+/** Each player's stake money for the game wallet rounds: enough that no round runs short. */
+const GAME_FUNDS = '10';
+const STAKE = '0.0001';
+/** pgbench: the scale is at least the client count, so that TPC-B's branch rows are not one hot spot. */
+const PGBENCH_CLIENTS = CONCURRENCY;
+const PGBENCH_THREADS = 2;
+const PGBENCH_SCALE = Math.max(10, CONCURRENCY);
 
 interface Response {
   status: number;
   body: string;
 }
 
-function send(agent: Agent, port: number, method: string, path: string, body?: unknown, token?: string): Promise<Response> {
+function send(
+  agent: Agent,
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+  sign?: (payload: string) => Record<string, string>,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -50,6 +78,7 @@ function send(agent: Agent, port: number, method: string, path: string, body?: u
         headers: {
           ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
           ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(payload && sign ? sign(payload) : {}),
         },
       },
       (res) => {
@@ -67,16 +96,73 @@ function send(agent: Agent, port: number, method: string, path: string, body?: u
 
 interface Scenario {
   name: string;
+  /** What one run is, when it is not one request ('deposit': two webhooks ending in a credit). */
+  unit?: string;
   run: (agent: Agent, i: number) => Promise<Response>;
 }
 
 interface Result {
   scenario: string;
+  /** Runs of the scenario: requests, or the scenario's unit. */
   requests: number;
   errors: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  unit?: string;
+  /** Runs per second divided by pgbench's TPC-B-like tps on the same PostgreSQL (PostgreSQL only). */
+  ratioToPgbenchTps?: number;
+}
+
+interface PgbenchResult {
+  tps: number;
+  clients: number;
+  threads: number;
+  scale: number;
+  durationSeconds: number;
+  transactions: number;
+  latencyAverageMs: number | null;
+}
+
+/** A real-money game and its provider's wallet key (shared with the provider out of band). */
+interface GameKey {
+  gameId: number;
+  secret: string;
+}
+
+/**
+ * Read from the database before the server starts (PGlite allows one process at a time), as the game
+ * provider would be told it. Null when the database has no game wallet.
+ */
+async function readGameKey(kind: 'pglite' | 'postgres', dataDir: string, databaseUrl: string | null): Promise<GameKey | null> {
+  const db = kind === 'postgres' && databaseUrl ? await openDb({ kind: 'postgres', url: databaseUrl, maxConnections: 1 }) : await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
+  try {
+    const rows = await db.query<{ id: number; wallet_secret: string }>(
+      `SELECT g.id, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
+       WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.id LIMIT 1`,
+    );
+    const row = rows[0];
+    return row ? { gameId: row.id, secret: row.wallet_secret } : null;
+  } catch (error) {
+    console.log(`[${kind}] no game wallet in this database (${(error as Error).message}): game wallet rounds left out`);
+    return null;
+  } finally {
+    await db.close();
+  }
+}
+
+/** A signed game wallet call, as the game provider sends it. */
+function gameCall(agent: Agent, port: number, secret: string, action: 'bet' | 'win', body: Record<string, unknown>): Promise<Response> {
+  return send(agent, port, 'POST', `/game-wallet/${action}`, body, undefined, (payload) => ({
+    [GAME_SIGNATURE_HEADER]: signGameWalletRequest(secret, payload),
+  }));
+}
+
+/** A signed provider webhook, as the payment simulator (or a real provider) sends it. */
+function webhook(agent: Agent, port: number, body: Record<string, unknown>): Promise<Response> {
+  return send(agent, port, 'POST', '/payment/webhook/simulator', body, undefined, (payload) => ({
+    [WEBHOOK_SIGNATURE_HEADER]: signWebhook(WEBHOOK_SECRET, payload),
+  }));
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -119,6 +205,7 @@ async function load(scenario: Scenario): Promise<Result> {
     requestsPerSecond: Math.round(latencies.length / elapsed),
     p50Ms: Number(percentile(latencies, 50).toFixed(2)),
     p99Ms: Number(percentile(latencies, 99).toFixed(2)),
+    ...(scenario.unit ? { unit: scenario.unit } : {}),
   };
 }
 
@@ -131,12 +218,15 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
     NODE_ENV: 'production',
     SIMULATOR: 'on',
     RATE_LIMIT: 'off',
+    PAYMENT_PROVIDER: 'simulator',
+    PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET,
     LOG_LEVEL: 'error',
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
   };
   console.log(`\n[${kind}] seeding ${GAMES} games...`);
   const seed = spawnSync(join('node_modules', '.bin', 'tsx'), ['scripts/seed.ts', '--games', String(GAMES)], { env, stdio: 'inherit' });
   if (seed.status !== 0) throw new Error('seeding failed');
+  const gameKey = await readGameKey(kind, dataDir, databaseUrl);
 
   const port = await freePort();
   const child = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
@@ -152,6 +242,7 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
     console.log(`[${kind}] creating ${PLAYERS} verified players...`);
     const tokens: string[] = [];
     const logins: string[] = [];
+    const addresses: string[] = [];
     for (let i = 0; i < PLAYERS; i++) {
       const username = `bench${i}${Date.now() % 100000}`;
       const email = `${username}@example.com`;
@@ -167,8 +258,24 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
       if (!token) throw new Error('no verification link');
       await send(agent, port, 'GET', `/user/verify-email?token=${encodeURIComponent(token)}`);
       const login = await send(agent, port, 'POST', '/user/login', { email, password: encodePassword(PASSWORD) });
-      tokens.push((JSON.parse(login.body) as { data: { accessToken: string } }).data.accessToken);
+      const accessToken = (JSON.parse(login.body) as { data: { accessToken: string } }).data.accessToken;
+      tokens.push(accessToken);
       logins.push(email);
+      const address = await send(agent, port, 'POST', '/payment/coin-payments/deposit', { amount: '1', currencyCode: 'LTC' }, accessToken);
+      if (address.status !== 200) throw new Error(`deposit address failed: ${address.body}`);
+      addresses.push((JSON.parse(address.body) as { data: { address: string } }).data.address);
+    }
+    const sessions: string[] = [];
+    if (gameKey) {
+      console.log(`[${kind}] funding the players and opening their game sessions...`);
+      for (let i = 0; i < PLAYERS; i++) {
+        const transfer = { type: 'deposit', txId: randomBytes(32).toString('hex'), address: addresses[i], currencyCode: 'LTC', amount: GAME_FUNDS, confirmations: 6 };
+        const funded = await webhook(agent, port, transfer);
+        if (funded.status !== 200) throw new Error(`funding failed: ${funded.body}`);
+        const init = await send(agent, port, 'POST', '/casino/init-game', { gameId: gameKey.gameId, currencyCode: 'LTC' }, tokens[i]);
+        if (init.status !== 200) throw new Error(`init-game failed: ${init.body}`);
+        sessions.push((JSON.parse(init.body) as { data: { gameSession: { sessionId: string } } }).data.gameSession.sessionId);
+      }
     }
     agent.destroy();
     const words = ['star', 'gold', 'fire', 'moon', 'lucky', 'wild', 'dragon', 'fruit', 'royal', 'ice'];
@@ -181,11 +288,48 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
         name: 'get-all-games (page of 24, name search)',
         run: (a, i) => send(a, port, 'GET', `/casino/get-all-games?limit=24&page=1&search=${words[i % words.length]}`),
       },
+      {
+        // Each run is one deposit of one of the players: the transfer seen (pending), then confirmed and
+        // credited, through the signed webhook and the ledger, exactly as a provider drives it.
+        name: 'deposits credited (signed webhooks: seen, then 6 confirmations)',
+        unit: 'deposit',
+        run: async (a, i) => {
+          const transfer = { type: 'deposit', txId: randomBytes(32).toString('hex'), address: addresses[i % PLAYERS], currencyCode: 'LTC', amount: DEPOSIT_AMOUNT };
+          const seen = await webhook(a, port, { ...transfer, confirmations: 0 });
+          if (seen.status !== 200) return seen;
+          const credited = await webhook(a, port, { ...transfer, confirmations: 6 });
+          const status = credited.status === 200 ? (JSON.parse(credited.body) as { data: { deposit: { status: string } } }).data.deposit.status : null;
+          return status === 'credited' || credited.status !== 200 ? credited : { status: 0, body: credited.body };
+        },
+      },
     ];
+    if (gameKey) {
+      // Round ids are never reused: the warm-up and the measured runs see the same run numbers.
+      const runId = randomBytes(4).toString('hex');
+      let rounds = 0;
+      const wonAmount = formatAmount(parseAmount(STAKE) * 2n);
+      scenarios.push({
+        // One round per run, by concurrent players (a worker keeps to its own players): the bet, then its
+        // win, lost (0) and won (twice the stake) in turn so that balances hold. One bet per round, so
+        // bets/s is rounds/s; the latency is the whole round's (both calls).
+        name: 'game wallet bets (a round each: signed bet, then its win)',
+        unit: 'bet',
+        run: async (a, i) => {
+          const roundId = `bench-${runId}-${(rounds += 1)}`;
+          const sessionId = sessions[i % PLAYERS];
+          const bet = await gameCall(a, port, gameKey.secret, 'bet', { sessionId, roundId, transactionId: `${roundId}-bet`, amount: STAKE });
+          if (bet.status !== 200) return bet;
+          const win = i % 2 === 0 ? '0' : wonAmount;
+          return gameCall(a, port, gameKey.secret, 'win', { sessionId, roundId, transactionId: `${roundId}-win`, amount: win });
+        },
+      });
+    }
     const results: Result[] = [];
     for (const scenario of scenarios) {
       const result = await load(scenario);
-      console.log(`[${kind}] ${scenario.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`);
+      console.log(
+        `[${kind}] ${scenario.name}: ${result.requestsPerSecond} ${scenario.unit ?? 'req'}/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
+      );
       results.push(result);
     }
     return results;
@@ -196,8 +340,68 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
   }
 }
 
+function pgBinDir(started: { binDir: string } | null): string | null {
+  if (started) return started.binDir;
+  if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'pgbench'))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? join(root, versions[0], 'bin') : null;
+}
+
+/** Runs a PostgreSQL client tool; as root, as the postgres user, like the throwaway server (scripts/lib/postgres.mjs). */
+function pgTool(binDir: string, tool: string, args: string[]): string {
+  const command = join(binDir, tool);
+  const asRoot = process.getuid?.() === 0;
+  const [file, fileArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+  const result = spawnSync(file, fileArgs, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout}`);
+  return `${result.stdout}\n${result.stderr}`;
+}
+
+/**
+ * pgbench's built-in TPC-B-like script (five statements per transaction: three updates, a select, an
+ * insert) on its own database of the same server, with as many clients as the wallet scenarios.
+ */
+async function runPgbench(adminUrl: string, binDir: string): Promise<PgbenchResult> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS casino_pgbench');
+  await admin.query('CREATE DATABASE casino_pgbench');
+  const url = new URL(adminUrl);
+  const connection = ['-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres')];
+  try {
+    console.log(`\n[postgres] pgbench: initialising scale ${PGBENCH_SCALE}...`);
+    pgTool(binDir, 'pgbench', ['-i', '-q', '-s', String(PGBENCH_SCALE), ...connection, 'casino_pgbench']);
+    const seconds = Math.max(1, Math.round(DURATION_MS / 1000));
+    console.log(`[postgres] pgbench: TPC-B-like, ${seconds} s, ${PGBENCH_CLIENTS} clients, ${PGBENCH_THREADS} threads...`);
+    const output = pgTool(binDir, 'pgbench', ['-T', String(seconds), '-c', String(PGBENCH_CLIENTS), '-j', String(PGBENCH_THREADS), ...connection, 'casino_pgbench']);
+    // "tps = 1234.5 (without initial connection time)" since PostgreSQL 14, "(excluding connections establishing)" before.
+    const tps = /tps = ([0-9.]+) \((?:without initial|excluding)/.exec(output)?.[1];
+    if (!tps) throw new Error(`no tps in pgbench output:\n${output}`);
+    const transactions = /number of transactions actually processed: ([0-9]+)/.exec(output)?.[1];
+    const latency = /latency average = ([0-9.]+) ms/.exec(output)?.[1];
+    return {
+      tps: Number(Number(tps).toFixed(1)),
+      clients: PGBENCH_CLIENTS,
+      threads: PGBENCH_THREADS,
+      scale: PGBENCH_SCALE,
+      durationSeconds: seconds,
+      transactions: Number(transactions ?? 0),
+      latencyAverageMs: latency ? Number(latency) : null,
+    };
+  } finally {
+    await admin.query('DROP DATABASE IF EXISTS casino_pgbench').catch(() => undefined);
+    await admin.end();
+  }
+}
+
+/** The money scenarios, whose cost is worth reading against the database's own transaction rate. */
+const WALLET_UNITS = new Set(['deposit', 'bet']);
+
 async function main(): Promise<void> {
   const backends: Record<string, Result[]> = {};
+  let pgbench: PgbenchResult | null = null;
   if (values.only !== 'postgres') backends.pglite = await benchBackend('pglite', null);
   if (values.only !== 'pglite') {
     if (!postgresAvailable() && !process.env.BENCH_DATABASE_URL) {
@@ -214,6 +418,16 @@ async function main(): Promise<void> {
       url.pathname = '/casino_bench';
       try {
         backends.postgres = await benchBackend('postgres', url.toString());
+        const binDir = pgBinDir(server);
+        if (binDir && existsSync(join(binDir, 'pgbench'))) {
+          pgbench = await runPgbench(adminUrl, binDir);
+          console.log(`[postgres] pgbench TPC-B-like: ${pgbench.tps} tps`);
+          for (const result of backends.postgres) {
+            if (result.unit && WALLET_UNITS.has(result.unit)) result.ratioToPgbenchTps = Number((result.requestsPerSecond / pgbench.tps).toFixed(3));
+          }
+        } else {
+          console.log('[postgres] no pgbench binary (set PG_BIN_DIR): the ratio to pgbench is left out');
+        }
       } finally {
         server?.stop();
       }
@@ -222,15 +436,28 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
-    settings: { durationSeconds: DURATION_MS / 1000, concurrency: CONCURRENCY, games: GAMES, pageSize: 24 },
-    note: 'Server and load generator share the machine; server in production mode (no response validation), rate limits off.',
+    settings: { durationSeconds: DURATION_MS / 1000, concurrency: CONCURRENCY, games: GAMES, pageSize: 24, players: PLAYERS, depositAmount: DEPOSIT_AMOUNT },
+    note:
+      'Server and load generator share the machine; server in production mode (no response validation), rate limits off. ' +
+      'A wallet scenario counts its own unit per second (a deposit: two signed webhooks ending in a credit); ' +
+      'ratioToPgbenchTps divides it by pgbench TPC-B-like tps on the same PostgreSQL (durable: fsync on), run after the API scenarios.',
     backends,
+    pgbench,
   };
   mkdirSync('bench', { recursive: true });
   writeFileSync(join('bench', 'results.json'), JSON.stringify(report, null, 2) + '\n');
-  console.log('\n| backend | scenario | req/s | p50 ms | p99 ms | errors |\n| --- | --- | --- | --- | --- | --- |');
+  console.log('\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps |\n| --- | --- | --- | --- | --- | --- | --- |');
   for (const [backend, results] of Object.entries(backends)) {
-    for (const r of results) console.log(`| ${backend} | ${r.scenario} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} |`);
+    for (const r of results) {
+      const perSecond = r.unit ? `${r.requestsPerSecond} ${r.unit}s` : `${r.requestsPerSecond} req`;
+      const ratio = r.ratioToPgbenchTps === undefined ? '' : `${r.ratioToPgbenchTps}`;
+      console.log(`| ${backend} | ${r.scenario} | ${perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${ratio} |`);
+    }
+  }
+  if (pgbench) {
+    console.log(
+      `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 |`,
+    );
   }
   console.log('\nWritten to bench/results.json');
 }

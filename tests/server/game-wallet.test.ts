@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseSignedAmount } from '../../src/money.ts';
+import { formatAmount, parseSignedAmount } from '../../src/money.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
-import { verifyLedger } from '../../server/domain/ledger.ts';
-import { registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
+import { startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
+import { expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, type Player } from '../helpers/money.ts';
 
 /**
  * The seamless game wallet through HTTP: a player funded through the payment simulator's chain opens a
@@ -34,24 +34,10 @@ beforeAll(async () => {
   demoGame = { id: demo.id, secret: demo.wallet_secret };
 });
 afterAll(async () => server.close());
-afterEach(async () => {
-  const report = await verifyLedger(server.db);
-  expect(report.ok, JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(true);
-});
+afterEach(() => expectLedgerBalanced(server));
 
-type Player = Awaited<ReturnType<typeof registeredPlayer>>;
-
-/** A player whose LTC wallet received `amount` through the simulated chain (6 confirmations). */
-async function fundedPlayer(amount: string): Promise<Player> {
-  const player = await registeredPlayer(server);
-  const deposit = await server.call('paymentDeposit', { token: player.token, body: { amount, currencyCode: 'LTC' } });
-  expect(deposit.status).toBe(200);
-  const sent = await server.call('devChainTransfer', { body: { address: deposit.body.data.address, amount } });
-  expect(sent.status).toBe(200);
-  const confirmed = await server.call('devChainConfirm', { body: { txId: sent.body.data.txId, confirmations: 6 } });
-  expect(confirmed.body.data.transfer.settled).toBe(true);
-  return player;
-}
+const fundedPlayer = (amount: string) => fundedWith(server, amount);
+const ledgerTransactionCount = () => countLedgerTransactions(server);
 
 async function openSession(player: Player): Promise<string> {
   const res = await server.call('casinoInitGame', { token: player.token, body: { gameId: game.id, currencyCode: 'LTC' } });
@@ -84,12 +70,7 @@ async function balances(userId: number): Promise<{ available: string; bonus: str
     "SELECT w.available::text, w.bonus::text FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND c.code = 'LTC'",
     [userId],
   );
-  return { available: String(Number(row!.available)), bonus: String(Number(row!.bonus)) };
-}
-
-async function ledgerTransactionCount(): Promise<number> {
-  const rows = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger_transactions');
-  return rows[0]!.n;
+  return { available: formatAmount(parseSignedAmount(row!.available)), bonus: formatAmount(parseSignedAmount(row!.bonus)) };
 }
 
 describe('bets and wins', () => {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifyLedger } from '../../server/domain/ledger.ts';
 import { base58CheckAddress, isValidAddress, segwitAddress } from '../../server/domain/withdrawals.ts';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
-import { registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
+import { startTestServer, type TestServer } from '../helpers/api.ts';
+import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
+import { formatAmount, parseSignedAmount } from '../../src/money.ts';
 
 /**
  * Crypto withdrawals end to end through HTTP: players are funded by real deposits on the payment
@@ -23,37 +24,22 @@ beforeAll(async () => {
   await server.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => server.close());
-afterEach(async () => {
-  const report = await verifyLedger(server.db);
-  expect(report.ok, JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(true);
-});
-
-type Player = Awaited<ReturnType<typeof registeredPlayer>>;
+afterEach(() => expectLedgerBalanced(server));
 
 const simulator = () => server.ctx.payments as SimulatorPaymentProvider;
-const code = (res: CallResult) => [res.status, (res.body as { errors: { description: string }[] }).errors[0]?.description];
+const ledgerTransactionCount = () => countLedgerTransactions(server);
 const ltcAddress = () => segwitAddress('ltc', 0, randomBytes(20));
 
 /** A player with `amount` LTC available, deposited through the simulator's chain. */
-async function fundedPlayer(amount: string): Promise<Player & { depositAddress: string }> {
-  const player = await registeredPlayer(server);
-  const deposit = await server.call('paymentDeposit', { token: player.token, body: { amount, currencyCode: 'LTC' } });
-  expect(deposit.status, JSON.stringify(deposit.body)).toBe(200);
-  const address = deposit.body.data.address as string;
-  const sent = await server.call('devChainTransfer', { body: { address, amount } });
-  expect(sent.status).toBe(200);
-  const confirmed = await server.call('devChainConfirm', { body: { txId: sent.body.data.txId, confirmations: 6 } });
-  expect(confirmed.body.data.transfer.settled).toBe(true);
+async function fundedPlayer(amount: string) {
+  const player = await fundedWith(server, amount);
   expect(await ltcWallet(player)).toEqual({ available: amount, pending: '0' });
-  return { ...player, depositAddress: address };
+  return player;
 }
 
 async function ltcWallet(player: Player): Promise<{ available: string; pending: string }> {
-  const res = await server.call('userGetWallets', { token: player.token });
-  expect(res.status).toBe(200);
-  const wallet = (res.body.data.wallets as { currencyCode: string; available: string; pending: string }[]).find((w) => w.currencyCode === 'LTC');
-  if (!wallet) throw new Error('no LTC wallet');
-  return { available: wallet.available, pending: wallet.pending };
+  const { available, pending } = await walletOf(server, player);
+  return { available, pending };
 }
 
 function withdraw(player: Player, body: Record<string, unknown>, headers: Record<string, string> = {}) {
@@ -83,13 +69,9 @@ async function history(player: Player): Promise<[string, string, string, string]
     'SELECT type, action_type, status, amount::text FROM ledger_transactions WHERE user_id = $1 AND type = $2 ORDER BY id',
     [player.user.id, 'withdraw'],
   );
-  return rows.map((r) => [r.type, r.action_type, r.status, String(Number(r.amount))]);
+  return rows.map((r) => [r.type, r.action_type, r.status, formatAmount(parseSignedAmount(r.amount))]);
 }
 
-async function ledgerTransactionCount(): Promise<number> {
-  const rows = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger_transactions');
-  return rows[0]!.n;
-}
 
 describe('addresses', () => {
   it('are checked against the network format, checksum included', () => {
