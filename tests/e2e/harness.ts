@@ -41,7 +41,14 @@ export async function startProductServer(env: Record<string, string> = {}): Prom
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitForHealth(child, `${url}/api/v1/health`, () => output);
+  try {
+    await waitForHealth(child, `${url}/api/v1/health`, () => output);
+  } catch (error) {
+    // A server that never answered must not outlive the test run.
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url,
     apiUrl: `${url}/api/v1`,
