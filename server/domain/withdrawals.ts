@@ -412,6 +412,7 @@ export async function requestWithdrawal(
   // The provider, outside the database transaction: it may be slow, and the simulator writes through
   // the same database.
   const withdrawalId = held.withdrawalId;
+  let spendRequested = false;
   try {
     const spend = await ctx.payments.createSpendRequest({
       withdrawalId,
@@ -424,11 +425,17 @@ export async function requestWithdrawal(
     });
     // Recorded before the confirmation, so a webhook that outruns the confirmation's answer finds it.
     await ctx.db.query('UPDATE withdrawals SET spend_request_id = $2, updated_at = $3 WHERE id = $1', [withdrawalId, spend.spendRequestId, ctx.now()]);
+    spendRequested = true;
     await ctx.payments.confirmSpendRequest(spend.spendRequestId);
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
-    await refundRefused(ctx, withdrawalId, error.failure);
-    throw PROVIDER_FAILURES[error.failure]();
+    // A confirmation that went unanswered may still have reached the provider: refunding now could pay
+    // the player twice. The funds stay held and the withdrawal pending until the provider's webhook
+    // settles it (or support reconciles a confirmation that never arrived). A clear refusal refunds.
+    if (!(spendRequested && error.failure === 'unavailable')) {
+      await refundRefused(ctx, withdrawalId, error.failure);
+      throw PROVIDER_FAILURES[error.failure]();
+    }
   }
   await ctx.db.query("UPDATE withdrawals SET status = 'pending', updated_at = $2 WHERE id = $1 AND status = 'requested'", [withdrawalId, ctx.now()]);
   return requestView(await loadWithdrawal(ctx.db, withdrawalId));

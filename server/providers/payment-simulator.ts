@@ -92,6 +92,11 @@ export interface SimulatorPaymentProvider extends PaymentProvider {
   settlePayout(spendRequestId: string, outcome: WithdrawalOutcome): Promise<SimulatorPayout>;
   /** The outage switch: while offline, spend requests and confirmations fail as unreachable. */
   setOnline(online: boolean): void;
+  /**
+   * The next confirmation takes effect but its answer never arrives (a timeout after the provider
+   * acted): the caller sees 'unavailable' although the payout goes ahead.
+   */
+  loseNextConfirmationAnswer(): void;
 }
 
 export interface SimulatorOptions {
@@ -204,6 +209,7 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
   let timer: NodeJS.Timeout | null = null;
   let mining: Promise<unknown> | null = null;
   let online = true;
+  let loseConfirmationAnswer = false;
 
   function assertOnline(): void {
     if (!online) throw new PaymentProviderError('unavailable', 'the payment simulator is offline');
@@ -359,6 +365,14 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
         await creditHotWallet(tx, payout.currency_code, -amount);
         await tx.query("UPDATE simulator_payouts SET status = 'confirmed' WHERE spend_request_id = $1", [spendRequestId]);
       });
+      if (loseConfirmationAnswer) {
+        loseConfirmationAnswer = false;
+        throw new PaymentProviderError('unavailable', 'the confirmation timed out');
+      }
+    },
+
+    loseNextConfirmationAnswer() {
+      loseConfirmationAnswer = true;
     },
 
     async settlePayout(spendRequestId: string, outcome: WithdrawalOutcome): Promise<SimulatorPayout> {

@@ -1349,7 +1349,10 @@ export interface paths {
          *     When the provider refuses the payout, the held funds return to `available` (a failed
          *     `withdrawRefund`) and the refusal is answered: 502 COIN_PAYMENTS_SERVER_ERROR (unreachable),
          *     422 NOT_ENOUGH_AMOUNT (it cannot cover the payout now), 422 INVALID_ADDRESS (it refuses the
-         *     destination), 502 PAYMENT_ERROR (any other refusal).
+         *     destination), 502 PAYMENT_ERROR (any other refusal). A confirmation the provider left
+         *     unanswered (a timeout once the spend request exists) is not a refusal: it may have gone
+         *     through, so the funds stay held and the request is answered as pending; the provider's
+         *     webhook settles it.
          *
          *     `Idempotency-Key` (optional): a request repeated with the key of an accepted one answers the
          *     first response (its success, or its refusal) and moves nothing; with another body it is 409

@@ -283,6 +283,20 @@ describe('the provider refusing a payout', () => {
   });
 });
 
+describe('a confirmation whose answer is lost', () => {
+  it('keeps the funds held and the withdrawal pending, so that the provider’s webhook settles it once', async () => {
+    const player = await fundedPlayer('0.5');
+    simulator().loseNextConfirmationAnswer();
+    const res = await withdraw(player, { amount: '0.4', address: ltcAddress() });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'pending', amount: '0.4' });
+    expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0.400006' });
+    const payout = await settle(res.body.data.spendRequestId as string, 'confirmed');
+    expect(payout).toMatchObject({ status: 'sent' });
+    expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0' });
+  });
+});
+
 describe('webhooks', () => {
   it('refuses a bad signature and an unknown spend request, changing nothing', async () => {
     const player = await fundedPlayer('0.5');
