@@ -1,15 +1,15 @@
 import { formatAmount, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { amountIssue } from '../../src/rules/amount.ts';
-import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
+import { LIMIT_PERIODS } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import { PaymentProviderError, WEBHOOK_PATHS, type DepositNotification } from '../providers/payment.ts';
+import { PaymentProviderError, type DepositNotification } from '../providers/payment.ts';
 import { applyDepositBonus } from './bonuses.ts';
 import { getSettings } from './common.ts';
 import { currencyStep, idempotency, postTransaction, systemAccount, transfer, walletAccount, type LedgerTransaction } from './ledger.ts';
-import { currentLimit } from './limits.ts';
-import { findWallet } from './wallets.ts';
+import { currentLimit, LIMIT_PERIOD_MS } from './limits.ts';
+import { paymentTarget, providerFailureError, webhookUrl, type PaymentCurrency } from './payments.ts';
 
 /**
  * Crypto deposits (SPEC §9): a deposit address per wallet from the payment provider, and the provider's
@@ -31,12 +31,6 @@ export type DepositStatus = 'pending' | 'credited' | 'below_minimum';
 /** Deposit limits are kept in LTC (server/http/responsible-gambling.ts); other currencies are not converted. */
 export const LIMITS_CURRENCY = 'LTC';
 
-const PERIOD_MS: Record<LimitPeriod, number> = {
-  daily: 24 * 60 * 60_000,
-  weekly: 7 * 24 * 60 * 60_000,
-  monthly: 30 * 24 * 60 * 60_000,
-};
-
 export interface DepositAddressView {
   address: string;
   network: string;
@@ -44,15 +38,6 @@ export interface DepositAddressView {
   amount: string;
   minDeposit: string;
   confirmations: number;
-}
-
-interface CurrencyRow {
-  id: number;
-  code: string;
-  network: string;
-  decimals: number;
-  min_deposit: string;
-  enabled: boolean;
 }
 
 /** The player's deposits credited since `since`, in units. */
@@ -67,23 +52,15 @@ async function creditedSince(db: Queryable, userId: number, currencyId: number, 
 }
 
 /** Refuses a deposit that would take the player past a deposit limit (rolling day, week and month). */
-async function assertWithinDepositLimits(ctx: AppContext, userId: number, currency: CurrencyRow, amount: bigint): Promise<void> {
+async function assertWithinDepositLimits(ctx: AppContext, userId: number, currency: PaymentCurrency, amount: bigint): Promise<void> {
   if (currency.code !== LIMITS_CURRENCY) return;
   const now = ctx.now();
   for (const period of LIMIT_PERIODS) {
     const limit = await currentLimit(ctx.db, userId, 'deposit', period, now);
     if (limit === null) continue;
-    const deposited = await creditedSince(ctx.db, userId, currency.id, new Date(now.getTime() - PERIOD_MS[period]));
+    const deposited = await creditedSince(ctx.db, userId, currency.id, new Date(now.getTime() - LIMIT_PERIOD_MS[period]));
     if (deposited + amount > limit) throw new ApiError(422, 'DEPOSIT_LIMIT_EXCEED');
   }
-}
-
-/** The URL the provider must call for this server's webhooks (deposits and withdrawals alike). */
-export function webhookUrl(ctx: AppContext): string {
-  // A real provider needs the public address; the simulator runs in this process and calls the server
-  // wherever it listens (see SimulatorOptions.selfUrl).
-  const base = ctx.payments.key === 'simulator' ? (ctx.listening.url ?? ctx.config.publicUrl) : ctx.config.publicUrl;
-  return `${base}/api/v1${WEBHOOK_PATHS[ctx.payments.key]}`;
 }
 
 /**
@@ -100,24 +77,8 @@ export async function requestDepositAddress(
   if (issue) throw badRequest([{ field: 'amount', code: issue }]);
   const amount = parseAmount(input.amount);
 
-  const provider = await maybeOne<{ id: number; deposit_allowed: boolean }>(
-    ctx.db,
-    input.paymentProviderId === undefined
-      ? "SELECT id, deposit_allowed FROM payment_providers WHERE key = 'coinpayments' AND active"
-      : 'SELECT id, deposit_allowed FROM payment_providers WHERE id = $1 AND active',
-    input.paymentProviderId === undefined ? [] : [input.paymentProviderId],
-  );
-  if (!provider) throw new ApiError(404, 'NOT_FOUND');
-  if (!provider.deposit_allowed) throw new ApiError(422, 'PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED');
-
-  const currency = await maybeOne<CurrencyRow>(
-    ctx.db,
-    'SELECT id, code, network, decimals, min_deposit, enabled FROM currencies WHERE code = $1',
-    [input.currencyCode],
-  );
-  const wallet = currency?.enabled ? await findWallet(ctx.db, userId, currency.code) : undefined;
-  if (!currency || !wallet) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
-  const minDeposit = parseSignedAmount(currency.min_deposit);
+  const { currency, wallet } = await paymentTarget(ctx, userId, 'deposit', input);
+  const minDeposit = currency.minDeposit;
   if (amount < minDeposit) throw new ApiError(422, 'MINIMUM_DEPOSIT_AMOUNT_LIMIT');
   if (amount % currencyStep(currency.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);
   await assertWithinDepositLimits(ctx, userId, currency, amount);
@@ -145,9 +106,8 @@ export async function requestDepositAddress(
     created = await ctx.payments.createDepositAddress({ walletId: wallet.walletId, currencyCode: currency.code, network: currency.network, webhookUrl: url });
   } catch (error) {
     // Nothing was stored: asking again later is safe.
-    if (error instanceof PaymentProviderError) {
-      throw error.failure === 'unavailable' ? new ApiError(502, 'COIN_PAYMENTS_SERVER_ERROR') : new ApiError(502, 'PAYMENT_ERROR');
-    }
+    // Creating an address, any refusal is the provider's own (PAYMENT_ERROR).
+    if (error instanceof PaymentProviderError) throw providerFailureError(error.failure === 'unavailable' ? 'unavailable' : 'rejected');
     throw error;
   }
   await ctx.db.query(

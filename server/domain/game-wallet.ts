@@ -1,8 +1,9 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { divRound, formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
 import { ApiError, badRequest, type ErrorCode } from '../errors.ts';
 import { hasRunningBonus, recordWagering } from './bonuses.ts';
 import { LIMITS_CURRENCY } from './deposits.ts';
@@ -18,7 +19,7 @@ import {
   type Leg,
   type TransactionActionType,
 } from './ledger.ts';
-import { getLimits, selfExclusionOf } from './limits.ts';
+import { getLimits, LIMIT_PERIOD_MS, selfExclusionOf } from './limits.ts';
 
 /**
  * The seamless game wallet: the calls a game provider (or an aggregator) makes while a player plays a
@@ -47,13 +48,6 @@ export type GameWalletAction = (typeof GAME_WALLET_ACTIONS)[number] & Transactio
 
 export const SIGNATURE_HEADER = 'x-game-signature';
 
-/** Rolling windows of the bet and loss limits, as for deposit limits. */
-const PERIOD_MS: Record<LimitPeriod, number> = {
-  daily: 24 * 60 * 60_000,
-  weekly: 7 * 24 * 60 * 60_000,
-  monthly: 30 * 24 * 60 * 60_000,
-};
-
 const BET_LIMIT_CODES: Record<LimitPeriod, ErrorCode> = {
   daily: 'DAILY_BET_LIMIT_EXCEEDED',
   weekly: 'WEEKLY_BET_LIMIT_EXCEEDED',
@@ -67,15 +61,7 @@ const LOSS_LIMIT_CODES: Record<LimitPeriod, ErrorCode> = {
 };
 
 /** Hex HMAC-SHA256 of a wallet call's raw body with the game provider's wallet key. */
-export function signGameWalletRequest(secret: string, rawBody: string): string {
-  return createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
-}
-
-function signatureMatches(secret: string, rawBody: string, signature: string): boolean {
-  const expected = Buffer.from(signGameWalletRequest(secret, rawBody), 'hex');
-  const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+export const signGameWalletRequest = hmacSha256Hex;
 
 /** The wallet key of the game provider with this id (shared with the provider out of band). */
 export async function providerWalletSecret(db: Queryable, providerId: number): Promise<string | undefined> {
@@ -137,7 +123,7 @@ export async function authenticateGameCall(
     [input.sessionId],
   );
   if (!row) throw new ApiError(401, 'SESSION_EXPIRED');
-  if (!signatureMatches(row.wallet_secret, input.rawBody, input.signature)) throw new ApiError(401, 'INVALID_SIGNATURE');
+  if (!hmacSha256HexMatches(row.wallet_secret, input.rawBody, input.signature)) throw new ApiError(401, 'INVALID_SIGNATURE');
   if (row.demo || row.user_id === null) throw new ApiError(403, 'FORBIDDEN');
   if (row.wallet_id === null || row.currency_id === null || row.currency_code === null || row.decimals === null) {
     throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
@@ -285,7 +271,7 @@ async function assertWithinPlayLimits(
   const anySet = LIMIT_PERIODS.some((period) => limits.bet[period].current !== null || limits.loss[period].current !== null);
   if (!anySet) return;
   // Net stakes and net wins per window: a rolled-back bet or win no longer counts.
-  const since = (period: LimitPeriod) => new Date(now.getTime() - PERIOD_MS[period]);
+  const since = (period: LimitPeriod) => new Date(now.getTime() - LIMIT_PERIOD_MS[period]);
   const sums = await one<Record<string, string>>(
     tx,
     `SELECT

@@ -5,6 +5,13 @@ import type { AppContext } from '../context.ts';
 import { one, type Queryable } from '../db/db.ts';
 import { ApiError, badRequest } from '../errors.ts';
 
+/** Rolling windows of the deposit, bet and loss limits: a period is the time up to now, not a calendar one. */
+export const LIMIT_PERIOD_MS: Readonly<Record<LimitPeriod, number>> = {
+  daily: 24 * 60 * 60_000,
+  weekly: 7 * 24 * 60 * 60_000,
+  monthly: 30 * 24 * 60 * 60_000,
+};
+
 /** Raising or removing a limit waits this long, as the Malta and UK regulators require; lowering is immediate. */
 export const COOLING_OFF_MS = 24 * 60 * 60_000;
 

@@ -17,8 +17,7 @@ import {
   walletAccount,
   type IdempotencyKey,
 } from './ledger.ts';
-import { webhookUrl } from './deposits.ts';
-import { findWallet } from './wallets.ts';
+import { isProviderFailure, paymentTarget, providerFailureError, webhookUrl } from './payments.ts';
 
 /**
  * Crypto withdrawals (SPEC §5, §9): the player asks for a payout of `amount` to `address`; the casino's
@@ -237,17 +236,6 @@ const WITHDRAWAL_COLUMNS = `w.id, w.wallet_id, w.user_id, w.currency_id, c.code,
   w.provider_tx_id, w.failure, w.request_hash, w.hold_transaction_id`;
 
 
-const PROVIDER_FAILURES: Record<PaymentProviderFailure, () => ApiError> = {
-  unavailable: () => new ApiError(502, 'COIN_PAYMENTS_SERVER_ERROR'),
-  insufficient_funds: () => new ApiError(422, 'NOT_ENOUGH_AMOUNT'),
-  invalid_address: () => new ApiError(422, 'INVALID_ADDRESS'),
-  rejected: () => new ApiError(502, 'PAYMENT_ERROR'),
-};
-
-function isProviderFailure(value: string | null): value is PaymentProviderFailure {
-  return value !== null && Object.hasOwn(PROVIDER_FAILURES, value);
-}
-
 function requestView(row: WithdrawalRow): WithdrawalRequestView {
   if (row.spend_request_id === null) throw new Error(`withdrawal ${row.id} has no spend request yet`);
   return {
@@ -267,7 +255,7 @@ function requestView(row: WithdrawalRow): WithdrawalRequestView {
  */
 function replay(row: WithdrawalRow, hash: string): WithdrawalRequestView {
   if (row.request_hash !== hash) throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED');
-  if (row.status === 'failed' && isProviderFailure(row.failure)) throw PROVIDER_FAILURES[row.failure]();
+  if (row.status === 'failed' && isProviderFailure(row.failure)) throw providerFailureError(row.failure);
   if (row.status === 'requested' || row.spend_request_id === null) throw new ApiError(409, 'WITHDRAWAL_REQUEST_IN_PENDING');
   return requestView(row);
 }
@@ -335,27 +323,11 @@ export async function requestWithdrawal(
   if (issue) throw badRequest([{ field: 'amount', code: issue }]);
   const amount = parseAmount(input.amount);
 
-  const provider = await maybeOne<{ id: number; withdraw_allowed: boolean }>(
-    ctx.db,
-    input.paymentProviderId === undefined
-      ? "SELECT id, withdraw_allowed FROM payment_providers WHERE key = 'coinpayments' AND active"
-      : 'SELECT id, withdraw_allowed FROM payment_providers WHERE id = $1 AND active',
-    input.paymentProviderId === undefined ? [] : [input.paymentProviderId],
-  );
-  if (!provider) throw new ApiError(404, 'NOT_FOUND');
-  if (!provider.withdraw_allowed) throw new ApiError(422, 'PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED');
-
-  const currency = await maybeOne<{ id: number; code: string; network: string; decimals: number; min_withdraw: string; withdraw_fee: string; enabled: boolean }>(
-    ctx.db,
-    'SELECT id, code, network, decimals, min_withdraw, withdraw_fee, enabled FROM currencies WHERE code = $1',
-    [input.currencyCode],
-  );
-  const wallet = currency?.enabled ? await findWallet(ctx.db, userId, currency.code) : undefined;
-  if (!currency || !wallet) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+  const { currency, wallet } = await paymentTarget(ctx, userId, 'withdraw', input);
   if (amount % currencyStep(currency.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);
-  if (amount < parseSignedAmount(currency.min_withdraw)) throw new ApiError(422, 'MINIMUM_WITHDRAW_AMOUNT_LIMIT');
+  if (amount < currency.minWithdraw) throw new ApiError(422, 'MINIMUM_WITHDRAW_AMOUNT_LIMIT');
   if (!isValidAddress(currency.network, input.address)) throw new ApiError(422, 'INVALID_ADDRESS');
-  const fee = feeUnits(amount, { flat: parseSignedAmount(currency.withdraw_fee), decimals: currency.decimals });
+  const fee = feeUnits(amount, { flat: currency.withdrawFee, decimals: currency.decimals });
   const total = amount + fee;
 
   const held = await ctx.db.transaction(async (tx): Promise<{ replayed: WithdrawalRequestView } | { withdrawalId: number }> => {
@@ -434,7 +406,7 @@ export async function requestWithdrawal(
     // settles it (or support reconciles a confirmation that never arrived). A clear refusal refunds.
     if (!(spendRequested && error.failure === 'unavailable')) {
       await refundRefused(ctx, withdrawalId, error.failure);
-      throw PROVIDER_FAILURES[error.failure]();
+      throw providerFailureError(error.failure);
     }
   }
   await ctx.db.query("UPDATE withdrawals SET status = 'pending', updated_at = $2 WHERE id = $1 AND status = 'requested'", [withdrawalId, ctx.now()]);

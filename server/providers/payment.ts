@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
 
 /**
  * The payment-provider boundary. The casino never talks to a blockchain: a provider gives each wallet a
@@ -141,14 +141,7 @@ export interface PaymentProvider {
 /** The header that carries a webhook's signature: hex HMAC-SHA256 of the raw body. */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-webhook-signature';
 
-export function signWebhook(secret: string, rawBody: string): string {
-  return createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
-}
+export const signWebhook = hmacSha256Hex;
 
 /** Constant-time comparison of a received signature with the expected one. */
-export function verifyWebhookSignature(secret: string, rawBody: string, received: string | string[] | undefined): boolean {
-  if (typeof received !== 'string') return false;
-  const expected = Buffer.from(signWebhook(secret, rawBody), 'hex');
-  const given = /^[0-9a-fA-F]{64}$/.test(received) ? Buffer.from(received, 'hex') : null;
-  return given !== null && given.length === expected.length && timingSafeEqual(given, expected);
-}
+export const verifyWebhookSignature = hmacSha256HexMatches;

@@ -14,6 +14,7 @@ export function code(res: CallResult): [number, string | undefined] {
 
 export interface WalletView {
   id: number;
+  currencyId: number;
   currencyCode: string;
   available: string;
   pending: string;

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertCashoutAllowed, hasRunningBonus, recordWagering } from '../../server/domain/bonuses.ts';
-import { verifyLedger } from '../../server/domain/ledger.ts';
 import { ApiError } from '../../server/errors.ts';
 import { parseSignedAmount } from '../../src/money.ts';
 import { newPlayer, registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import { code, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
 
 /**
  * Bonuses and referral rewards through HTTP, against the seeded catalogue (one LTC offer of each kind):
@@ -26,23 +26,9 @@ beforeAll(async () => {
   offers = Object.fromEntries((list.body.data.bonus.rows as { id: number; type: string }[]).map((row) => [row.type, row.id]));
 });
 afterAll(async () => server.close());
-afterEach(async () => {
-  const report = await verifyLedger(server.db);
-  expect(report.ok, JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(true);
-});
+afterEach(() => expectLedgerBalanced(server));
 
-type Player = Awaited<ReturnType<typeof registeredPlayer>>;
-
-function code(res: { status: number; body: { errors: { description: string }[] } }): [number, string | undefined] {
-  return [res.status, res.body.errors[0]?.description];
-}
-
-async function ltcWallet(player: Player): Promise<{ id: number; available: string; bonus: string }> {
-  const res = await server.call('userGetWallets', { token: player.token });
-  const wallet = (res.body.data.wallets as { id: number; currencyCode: string; available: string; bonus: string }[]).find((w) => w.currencyCode === 'LTC');
-  if (!wallet) throw new Error('no LTC wallet');
-  return wallet;
-}
+const ltcWallet = (player: Player) => walletOf(server, player);
 
 const claim = (player: Player, bonusId: number, currencyId = LTC, headers: Record<string, string> = {}) =>
   server.call('bonusAvail', { token: player.token, body: { bonusId, currencyId }, headers });
@@ -63,10 +49,7 @@ async function bet(player: Player, amount: string): Promise<void> {
   );
 }
 
-async function ledgerTransactionCount(): Promise<number> {
-  const rows = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger_transactions');
-  return rows[0]!.n;
-}
+const ledgerTransactionCount = () => countLedgerTransactions(server);
 
 describe('the catalogue', () => {
   it('lists the offers by type and shows one, or INVALID_BONUS_ID', async () => {

@@ -4,6 +4,7 @@ import type { SimulatorPaymentProvider } from '../../server/providers/payment-si
 import { signWebhook } from '../../server/providers/payment.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { createTestDb } from '../helpers/db.ts';
+import { depositAddress as addressOf, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
 
 /**
  * Crypto deposits end to end through HTTP: the player asks for an address (paymentDeposit), the payment
@@ -22,25 +23,13 @@ beforeAll(async () => {
   await server.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => server.close());
-afterEach(async () => {
-  const report = await verifyLedger(server.db);
-  expect(report.ok, JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(true);
-});
+afterEach(() => expectLedgerBalanced(server));
 
-type Player = Awaited<ReturnType<typeof registeredPlayer>>;
-
-async function depositAddress(player: Player, amount = '0.5'): Promise<string> {
-  const res = await server.call('paymentDeposit', { token: player.token, body: { amount, currencyCode: 'LTC' } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.address as string;
-}
+const depositAddress = (player: Player, amount?: string) => addressOf(server, player, amount);
 
 async function ltcWallet(player: Player): Promise<{ available: string; pending: string }> {
-  const res = await server.call('userGetWallets', { token: player.token });
-  expect(res.status).toBe(200);
-  const wallet = (res.body.data.wallets as { currencyCode: string; available: string; pending: string }[]).find((w) => w.currencyCode === 'LTC');
-  if (!wallet) throw new Error('no LTC wallet');
-  return { available: wallet.available, pending: wallet.pending };
+  const { available, pending } = await walletOf(server, player);
+  return { available, pending };
 }
 
 async function send(address: string, amount: string): Promise<string> {
@@ -68,10 +57,7 @@ function webhook(body: Record<string, unknown>, signature: string | null, provid
 
 const signed = (body: Record<string, unknown>, secret = SECRET) => webhook(body, signWebhook(secret, JSON.stringify(body)));
 
-async function ledgerTransactionCount(): Promise<number> {
-  const rows = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger_transactions');
-  return rows[0]!.n;
-}
+const ledgerTransactionCount = () => countLedgerTransactions(server);
 
 describe('deposit address', () => {
   it('is the same on every call, for the wallet of the currency', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postTransaction, systemAccount, transfer, verifyLedger, walletAccount } from '../../server/domain/ledger.ts';
+import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { parseAmount } from '../../src/money.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import { expectLedgerBalanced, walletOf as walletIn, type Player } from '../helpers/money.ts';
 
 /**
  * The player's transaction list through HTTP (userGetTransactions), every response checked against
@@ -19,12 +20,7 @@ beforeAll(async () => {
   await server.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => server.close());
-afterEach(async () => {
-  const report = await verifyLedger(server.db);
-  expect(report.ok, JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(true);
-});
-
-type Player = Awaited<ReturnType<typeof registeredPlayer>>;
+afterEach(() => expectLedgerBalanced(server));
 
 interface Row {
   transactionId: string;
@@ -39,17 +35,7 @@ interface Row {
   createdAt: string;
 }
 
-async function wallets(player: Player): Promise<{ id: number; currencyId: number; currencyCode: string; available: string; bonus: string }[]> {
-  const res = await server.call('userGetWallets', { token: player.token });
-  expect(res.status).toBe(200);
-  return res.body.data.wallets;
-}
-
-async function walletOf(player: Player, currencyCode: string) {
-  const wallet = (await wallets(player)).find((w) => w.currencyCode === currencyCode);
-  if (!wallet) throw new Error(`no ${currencyCode} wallet`);
-  return wallet;
-}
+const walletOf = (player: Player, currencyCode: string) => walletIn(server, player, currencyCode);
 
 /** A transfer to the player's deposit address; confirmed 6 times unless told otherwise. */
 async function deposit(player: Player, amount: string, options: { currencyCode?: string; confirmations?: number } = {}): Promise<string> {
@@ -162,7 +148,7 @@ describe('the transaction list', () => {
       ['bet', '0.1', '1', '0.9', 'sim-fruit-slots'],
       ['deposit', '1', '0', '1', null],
     ]);
-    expect((await wallets(player)).find((w) => w.currencyCode === 'LTC')).toMatchObject({ available: '0.95', bonus: '0' });
+    expect(await walletOf(player, 'LTC')).toMatchObject({ available: '0.95', bonus: '0' });
   });
 
   it('shows a withdrawal as its outcome, and a rolled-back bet beside its rollback', async () => {
