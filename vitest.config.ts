@@ -11,6 +11,7 @@ export default defineConfig({
       'tests/contract/**/*.test.ts',
     ],
     globalSetup: ['tests/setup/global.ts'],
+    setupFiles: ['tests/setup/dictionaries.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite clones and argon2 are CPU-bound: one worker per core.

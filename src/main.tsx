@@ -1,10 +1,22 @@
+import { loadDictionary, storedLanguage } from './i18n/index.ts';
+
 /*
- * Entry: the loading screen is in index.html, so it shows before any script runs; the application is a
- * chunk of its own, loaded here, and the loading screen leaves once it has mounted.
+ * Entry: the loading screen is in index.html, so it shows before any script runs; the application and the
+ * stored language's dictionary are chunks of their own, loaded side by side here, and the loading screen
+ * leaves once the app has mounted.
  */
+function localStorageOrNull(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 const root = document.getElementById('root');
 if (root) {
-  void import('./views/App.tsx').then(({ mountApp }) => {
+  const language = storedLanguage(localStorageOrNull());
+  void Promise.all([import('./views/App.tsx'), loadDictionary(language)]).then(([{ mountApp }]) => {
     mountApp(root);
     document.getElementById('loading')?.remove();
   });

@@ -1,20 +1,48 @@
 import rosetta from 'rosetta';
-import { en, type Dictionary } from './en.ts';
-import { pt } from './pt.ts';
-import { es } from './es.ts';
+import type { Dictionary } from './en.ts';
 
 export const LANGUAGES = ['en', 'pt', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
 export const LANGUAGE_STORAGE_KEY = 'casino.language';
 
-export const dictionaries: Record<Language, Dictionary> = { en, pt, es };
+/*
+ * Each dictionary is a chunk of its own: a visitor downloads the language they use, and another one only
+ * when they choose it. The entry loads the stored language's dictionary beside the app; a language
+ * picked later is loaded before the interface switches to it.
+ */
+const importers: Record<Language, () => Promise<Dictionary>> = {
+  en: () => import('./en.ts').then((module) => module.en),
+  pt: () => import('./pt.ts').then((module) => module.pt),
+  es: () => import('./es.ts').then((module) => module.es),
+};
+
+/** The dictionaries loaded so far (tests register all three). */
+const loaded: Partial<Record<Language, Dictionary>> = {};
+
+/** Makes a dictionary available to createTranslator without loading it (tests, and after a load). */
+export function registerDictionary(language: Language, dictionary: Dictionary): void {
+  loaded[language] = dictionary;
+}
+
+export function isDictionaryLoaded(language: Language): boolean {
+  return loaded[language] !== undefined;
+}
+
+/** Loads a language's dictionary once; later calls answer from memory. */
+export async function loadDictionary(language: Language): Promise<Dictionary> {
+  const known = loaded[language];
+  if (known) return known;
+  const dictionary = await importers[language]();
+  registerDictionary(language, dictionary);
+  return dictionary;
+}
 
 /** Dot paths of every string in the English dictionary: 'nav.login', 'errors.codes.WRONG_PASSWORD', ... */
 type Paths<T, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Paths<T[K], `${Prefix}${K}.`>;
 }[keyof T & string];
-export type MessageKey = Paths<typeof en>;
+export type MessageKey = Paths<Dictionary>;
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -59,9 +87,12 @@ export interface Translator {
   maybe(key: string, params?: Record<string, string | number>): string | undefined;
 }
 
-/** `tables` is for tests (a language missing a key); the app uses the real dictionaries. */
-export function createTranslator(language: Language, tables: Record<Language, Dictionary> = dictionaries): Translator {
-  const i18n = rosetta<Dictionary>({ ...tables });
+/**
+ * A translator over the dictionaries loaded so far (the language's own must be loaded: loadDictionary).
+ * `tables` is for tests (a language missing a key).
+ */
+export function createTranslator(language: Language, tables: Partial<Record<Language, Dictionary>> = loaded): Translator {
+  const i18n = rosetta<Dictionary>({ ...tables } as Record<Language, Dictionary>);
   i18n.locale(language);
   const lookup = (key: string, params?: Record<string, string | number>): string | undefined => {
     // Fallback English for a key a language lacks (the dictionary test keeps this from happening).

@@ -1,12 +1,12 @@
-import { createElement, lazy, StrictMode, Suspense, useEffect, useMemo, useState } from 'react';
+import { createElement, lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { setup as setupGoober, glob } from 'goober';
 import { Toaster } from 'react-hot-toast';
 import { useSelector } from '@xstate/react';
 import { Route, Switch, useLocation, useSearch } from 'wouter';
-import { createTranslator } from '../i18n/index.ts';
+import { createTranslator, loadDictionary, type Language, type Translator } from '../i18n/index.ts';
 import { TranslatorContext, useT } from './i18n-context.ts';
-import { createServices, RESET_FLOWS_EVENT, ServicesContext } from './services.ts';
+import { createBrowserWiring, RESET_FLOWS_EVENT, WiringContext, type Wiring } from './wiring.ts';
 import { Layout } from './Layout.tsx';
 import { EmptyState, Screen } from './components/Screen.tsx';
 import { theme, toasterOptions } from './theme.ts';
@@ -144,14 +144,35 @@ function Dialogs() {
   );
 }
 
-function Root() {
-  const [services] = useState(createServices);
-  return <Translated services={services} />;
+/**
+ * The translator of the chosen language. The entry loaded the first language's dictionary; another one is
+ * loaded when the player picks it, and the interface keeps the current language until it has arrived
+ * (a failed load leaves it as it was: picking the language again tries again).
+ */
+function useTranslator(language: Language): Translator {
+  const [translator, setTranslator] = useState(() => createTranslator(language));
+  useEffect(() => {
+    if (translator.language === language) return;
+    let current = true;
+    loadDictionary(language).then(
+      () => current && setTranslator(createTranslator(language)),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [language, translator.language]);
+  return translator;
 }
 
-function Translated({ services }: { services: ReturnType<typeof createServices> }) {
-  const language = useSelector(services.app, (s) => s.context.language);
-  const translator = useMemo(() => createTranslator(language), [language]);
+function Root() {
+  const [wiring] = useState(createBrowserWiring);
+  return <Translated wiring={wiring} />;
+}
+
+function Translated({ wiring }: { wiring: Wiring }) {
+  const language = useSelector(wiring.app, (s) => s.context.language);
+  const translator = useTranslator(language);
   // resetFlows (logout, session expiry): every flow below starts again, so nothing of the session survives.
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
@@ -160,7 +181,7 @@ function Translated({ services }: { services: ReturnType<typeof createServices> 
     return () => window.removeEventListener(RESET_FLOWS_EVENT, restart);
   }, []);
   return (
-    <ServicesContext.Provider value={services}>
+    <WiringContext.Provider value={wiring}>
       <TranslatorContext.Provider value={translator}>
         <Layout>
           <Routes key={generation} />
@@ -168,7 +189,7 @@ function Translated({ services }: { services: ReturnType<typeof createServices> 
         <Dialogs key={generation} />
         <Toaster {...toasterOptions} />
       </TranslatorContext.Provider>
-    </ServicesContext.Provider>
+    </WiringContext.Provider>
   );
 }
 

@@ -1,14 +1,13 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { styled } from 'goober';
 import { LANGUAGES, isLanguage, type MessageKey } from '../i18n/index.ts';
-import { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
 import { useT } from './i18n-context.ts';
 import { useServices } from './services.ts';
+import { useFlow } from './wiring.ts';
 import { Button } from './components/Form.tsx';
 import { theme } from './theme.ts';
-import { flowInspector } from './flows/inspector.ts';
 
 const Header = styled('header')`
   position: sticky;
@@ -193,9 +192,7 @@ const BADGE_MAX = 99;
  */
 function NotificationsButton({ onOpen }: { onOpen: () => void }) {
   const { t, language } = useT();
-  const { actors } = useServices();
-  const [machine] = useState(() => unreadNotificationsMachine.provide({ actors: { loadNotifications: actors.loadNotifications } }));
-  const actor = useActorRef(machine, { inspect: flowInspector });
+  const actor = useFlow('unreadNotifications');
   const unread = useSelector(actor, (s) => s.context.unreadCount) ?? 0;
   const open = new URLSearchParams(useSearch()).get('dialog') === 'notifications';
   const wasOpen = useRef(open);

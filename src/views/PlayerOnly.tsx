@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
-import { useServices } from './services.ts';
+import { useWiring } from './wiring.ts';
 import { useT } from './i18n-context.ts';
 import { Screen, EmptyState } from './components/Screen.tsx';
 import { Button } from './components/Form.tsx';
@@ -10,7 +10,7 @@ import { Button } from './components/Form.tsx';
  * ("Please login first") and the login dialog opens.
  */
 export function PlayerOnly({ title, children }: { title: string; children: ReactNode }) {
-  const { app, navigate } = useServices();
+  const { app, navigate } = useWiring();
   const { t } = useT();
   const status = useSelector(app, (s) => (s.matches('booting') ? 'booting' : s.matches('visitor') ? 'visitor' : 'player'));
   useEffect(() => {

@@ -16,6 +16,28 @@ export function Stage({ children }: { children: (close: () => void) => ReactElem
   return open ? children(() => setOpen(false)) : null;
 }
 
+/**
+ * A dialog opened from the address (`/?dialog=name`) as the app opens it, for the harness: shown until a
+ * navigation takes it out of the address (a flow that closes its dialog does so through the wiring).
+ */
+export function dialogInAddress(name: string) {
+  let close = () => {};
+  return {
+    address: `/?dialog=${name}`,
+    navigate: (to: string) => {
+      if (new URL(to, 'http://localhost').searchParams.get('dialog') !== name) close();
+    },
+    Stage: ({ children }: { children: (close: () => void) => ReactElement }) => (
+      <Stage>
+        {(onClose) => {
+          close = onClose;
+          return children(onClose);
+        }}
+      </Stage>
+    ),
+  };
+}
+
 /** Replaces what a field holds the way a player does: select it all, then paste (or delete) — one change. */
 export async function setField(user: UserEvents, label: string, value: string): Promise<void> {
   const field = screen.getByLabelText(label);

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
-import { useServices } from '../services.ts';
+import { useWiring } from '../wiring.ts';
 
 const LoginDialog = lazy(() => import('./LoginDialog.tsx'));
 const RegisterDialog = lazy(() => import('./RegisterDialog.tsx'));
@@ -16,7 +16,7 @@ export type DialogName = 'login' | 'register' | 'forgot-password' | 'notificatio
 export default function DialogHost({ verifyToken, onVerifyClosed }: { verifyToken: string | null; onVerifyClosed: () => void }) {
   const [location] = useLocation();
   const params = new URLSearchParams(useSearch());
-  const { app, navigate } = useServices();
+  const { app, navigate } = useWiring();
   const session = useSelector(app, (s) => (s.matches('booting') ? 'booting' : s.matches('player') ? 'player' : 'visitor'));
   const dialog = params.get('dialog');
   const token = params.get('token') ?? '';

@@ -1,12 +1,9 @@
-import { useState } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
-import { verifyEmailMachine } from '../../machines/verifyEmail.machine.ts';
+import { useSelector } from '@xstate/react';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button } from '../components/Form.tsx';
 import { Actions, Panel } from './parts.tsx';
-import { flowInspector } from '../flows/inspector.ts';
 
 export interface EmailVerifiedDialogProps {
   /** The token of the emailed link (`?token=`); '' when the link has none. */
@@ -22,17 +19,7 @@ export interface EmailVerifiedDialogProps {
  */
 export default function EmailVerifiedDialog({ token, onClose, onLogin }: EmailVerifiedDialogProps) {
   const { t } = useT();
-  const services = useServices();
-  const [machine] = useState(() =>
-    verifyEmailMachine.provide({
-      actors: { verifyEmail: services.actors.verifyEmail },
-      actions: {
-        notify: (_, notice) => services.notify(notice),
-        navigate: (_, params) => services.navigate(params.to),
-      },
-    }),
-  );
-  const actor = useActorRef(machine, { input: { token }, inspect: flowInspector });
+  const actor = useFlow('verifyEmail', { token });
   const verifying = useSelector(actor, (s) => s.matches('verifying'));
   const verified = useSelector(actor, (s) => s.matches('verified'));
 

@@ -1,13 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
-import { forgotPasswordMachine } from '../../machines/forgotPassword.machine.ts';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError, TextField } from '../components/Form.tsx';
 import { Actions, fieldMessages, Form, Intro, Links, Panel, type AccountDialogName } from './parts.tsx';
-import { flowInspector } from '../flows/inspector.ts';
 
 export interface ForgotPasswordDialogProps {
   onClose: () => void;
@@ -17,14 +15,7 @@ export interface ForgotPasswordDialogProps {
 /** The forgot-password dialog: an email, then word that the reset link is on its way. */
 export default function ForgotPasswordDialog({ onClose, switchTo }: ForgotPasswordDialogProps) {
   const { t } = useT();
-  const services = useServices();
-  const [machine] = useState(() =>
-    forgotPasswordMachine.provide({
-      actors: { forgotPassword: services.actors.forgotPassword },
-      actions: { notify: (_, notice) => services.notify(notice) },
-    }),
-  );
-  const actor = useActorRef(machine, { inspect: flowInspector });
+  const actor = useFlow('forgotPassword');
   const email = useSelector(actor, (s) => s.context.values.email);
   const emailErrors = useSelector(actor, (s) => s.context.fieldErrors.email);
   const errorCode = useSelector(actor, (s) => s.context.errorCode);

@@ -1,14 +1,13 @@
-import { useState, type FormEvent } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
-import { loginMachine, type LoginField } from '../../machines/login.machine.ts';
+import type { LoginField } from '../../machines/login.machine.ts';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError, TextField } from '../components/Form.tsx';
-import { Actions, fieldMessages, Form, Links, PasswordField, useLatest, type AccountDialogName } from './parts.tsx';
+import { Actions, fieldMessages, Form, Links, PasswordField, type AccountDialogName } from './parts.tsx';
 import { SocialSignIn } from './SocialSignIn.tsx';
-import { flowInspector } from '../flows/inspector.ts';
 
 export interface LoginDialogProps {
   onClose: () => void;
@@ -18,22 +17,7 @@ export interface LoginDialogProps {
 /** The login dialog (SPEC §4): email or username and password, or a configured social sign-in. */
 export default function LoginDialog(props: LoginDialogProps) {
   const { t } = useT();
-  const services = useServices();
-  const latest = useLatest(props);
-  const [machine] = useState(() =>
-    loginMachine.provide({
-      actors: {
-        login: services.actors.login,
-      },
-      actions: {
-        sessionStarted: (_, session) =>
-          services.app.send({ type: 'SESSION.LOGGED_IN', accessToken: session.accessToken, user: session.user }),
-        closeDialog: () => latest.current.onClose(),
-        notify: (_, notice) => services.notify(notice),
-      },
-    }),
-  );
-  const actor = useActorRef(machine, { inspect: flowInspector });
+  const actor = useFlow('login');
   const values = useSelector(actor, (s) => s.context.values);
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const failed = useSelector(actor, (s) => s.matches('failed'));
@@ -75,7 +59,7 @@ export default function LoginDialog(props: LoginDialogProps) {
           </Button>
         </Actions>
       </Form>
-      <SocialSignIn onSignedIn={props.onClose} />
+      <SocialSignIn />
       <Links>
         <Button type="button" variant="link" onClick={() => props.switchTo('forgot-password')}>
           {t('auth.login.forgotPassword')}

@@ -1,16 +1,15 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId, useRef } from 'react';
+import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
 import { formatDate, formatNumber } from '../../format.ts';
-import { hasMoreNotifications, notificationsMachine } from '../../machines/notifications.machine.ts';
+import { hasMoreNotifications } from '../../machines/notifications.machine.ts';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError } from '../components/Form.tsx';
 import { Actions, Panel } from './parts.tsx';
 import { theme } from '../theme.ts';
-import { flowInspector } from '../flows/inspector.ts';
 
 const List = styled('ul')`
   list-style: none;
@@ -83,16 +82,7 @@ export interface NotificationsDialogProps {
  */
 export default function NotificationsDialog({ onClose }: NotificationsDialogProps) {
   const { t, language } = useT();
-  const services = useServices();
-  const [machine] = useState(() =>
-    notificationsMachine.provide({
-      actors: {
-        loadNotifications: services.actors.loadNotifications,
-        markNotificationsRead: services.actors.markNotificationsRead,
-      },
-    }),
-  );
-  const actor = useActorRef(machine, { input: {}, inspect: flowInspector });
+  const actor = useFlow('notifications', {});
   const status = useSelector(actor, (s) =>
     s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : s.matches('empty') ? 'empty' : 'shown',
   );

@@ -1,16 +1,15 @@
-import { useState, type FormEvent } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
 import type { components } from '../../api/schema.d.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import {
   passwordTicks,
-  registerMachine,
   statesOfCountry,
   type SignupField,
 } from '../../machines/register.machine.ts';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError, SelectField, TextField } from '../components/Form.tsx';
 import {
@@ -26,7 +25,6 @@ import {
   type AccountDialogName,
 } from './parts.tsx';
 import { SocialSignIn } from './SocialSignIn.tsx';
-import { flowInspector } from '../flows/inspector.ts';
 
 type Gender = components['schemas']['Gender'];
 
@@ -50,15 +48,7 @@ function referralCodeFromLink(): string | null {
 /** The register dialog (SPEC §4 signup, §5 rules): every field checked as the player types. */
 export default function RegisterDialog({ onClose, switchTo }: RegisterDialogProps) {
   const { t } = useT();
-  const services = useServices();
-  const [machine] = useState(() =>
-    registerMachine.provide({
-      actors: { loadCountries: services.actors.loadCountries, signup: services.actors.signup },
-      actions: { notify: (_, notice) => services.notify(notice) },
-    }),
-  );
-  const [input] = useState(() => ({ referralCode: referralCodeFromLink() }));
-  const actor = useActorRef(machine, { input, inspect: flowInspector });
+  const actor = useFlow('register', { referralCode: referralCodeFromLink() });
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, countries, errorCode } = snapshot.context;
   const submitting = snapshot.matches({ form: 'submitting' });
@@ -213,7 +203,7 @@ export default function RegisterDialog({ onClose, switchTo }: RegisterDialogProp
           </Button>
         </Actions>
       </Form>
-      <SocialSignIn onSignedIn={onClose} />
+      <SocialSignIn />
       <Links>
         <span>
           {t('auth.register.haveAccount')}{' '}

@@ -1,17 +1,15 @@
-import { useState, type FormEvent } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
 import {
   passwordTicks,
-  resetPasswordMachine,
   type ResetPasswordField,
 } from '../../machines/resetPassword.machine.ts';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError } from '../components/Form.tsx';
 import { Actions, fieldMessages, Form, Intro, Panel, PasswordField, PasswordRules } from './parts.tsx';
-import { flowInspector } from '../flows/inspector.ts';
 
 export interface ResetPasswordDialogProps {
   /** The token of the emailed link (`?token=`); '' when the link has none. */
@@ -22,17 +20,7 @@ export interface ResetPasswordDialogProps {
 /** The reset-password dialog opened from the emailed link; on success the machine goes to '/'. */
 export default function ResetPasswordDialog({ token, onClose }: ResetPasswordDialogProps) {
   const { t } = useT();
-  const services = useServices();
-  const [machine] = useState(() =>
-    resetPasswordMachine.provide({
-      actors: { resetPassword: services.actors.resetPassword },
-      actions: {
-        notify: (_, notice) => services.notify(notice),
-        navigate: (_, params) => services.navigate(params.to),
-      },
-    }),
-  );
-  const actor = useActorRef(machine, { input: { token }, inspect: flowInspector });
+  const actor = useFlow('resetPassword', { token });
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, errorCode } = snapshot.context;
   const submitting = snapshot.matches('submitting');

@@ -1,14 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
-import { fromPromise } from 'xstate';
 import { errorMessageKey } from '../../api/errors.ts';
-import { socialSignInMachine, type FacebookLoginRequest } from '../../machines/socialSignIn.machine.ts';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useWiring, useFlow } from '../wiring.ts';
 import { Button, FormError } from '../components/Form.tsx';
-import { Actions, Divider, useLatest } from './parts.tsx';
-import { flowInspector } from '../flows/inspector.ts';
+import { Actions, Divider } from './parts.tsx';
 
 const GoogleSlot = styled('div')`
   display: flex;
@@ -21,13 +18,12 @@ const GoogleSlot = styled('div')`
 
 /**
  * Google and Facebook sign-in (SPEC §4) for the login and register dialogs: shown only for the providers
- * the server has configured (its settings), nothing at all when none is. `onSignedIn` closes the dialog.
+ * the server has configured (its settings), nothing at all when none is. The flow closes the dialog.
  */
-export function SocialSignIn({ onSignedIn }: { onSignedIn: () => void }) {
+export function SocialSignIn() {
   const { t, language } = useT();
-  const services = useServices();
+  const services = useWiring();
   const social = useSelector(services.settings, (s) => s.context.settings?.socialLogin ?? null);
-  const latest = useLatest({ onSignedIn, language, facebookAppId: social?.facebookAppId ?? null });
   const settingsFailed = useSelector(services.settings, (s) => s.matches('failed'));
   // Settings that failed to load at start are asked for again when a dialog that needs them opens: once
   // per opening, so a server that keeps failing is not asked in a loop.
@@ -40,27 +36,7 @@ export function SocialSignIn({ onSignedIn }: { onSignedIn: () => void }) {
 
   const facebookAppId = social?.facebookAppId ?? null;
   const googleClientId = social?.googleClientId ?? null;
-  const [machine] = useState(() =>
-    socialSignInMachine.provide({
-      actors: {
-        googleLogin: services.actors.googleLogin,
-        facebookLogin: services.actors.facebookLogin,
-        askFacebook: fromPromise<FacebookLoginRequest | null>(async () => {
-          const appId = latest.current.facebookAppId;
-          if (appId === null) throw new Error('Facebook sign-in is not configured');
-          return services.social.facebookLogin({ appId, locale: latest.current.language });
-        }),
-      },
-      actions: {
-        sessionStarted: (_, session) =>
-          services.app.send({ type: 'SESSION.LOGGED_IN', accessToken: session.accessToken, user: session.user }),
-        storeLoginTime: (_, params) => services.storeLoginTime(params.at),
-        notify: (_, notice) => services.notify(notice),
-        closeDialog: () => latest.current.onSignedIn(),
-      },
-    }),
-  );
-  const actor = useActorRef(machine, { inspect: flowInspector });
+  const actor = useFlow('socialSignIn');
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const errorCode = useSelector(actor, (s) => s.context.errorCode);
   const busy = useSelector(actor, (s) => !s.matches('idle') && !s.matches('failed'));

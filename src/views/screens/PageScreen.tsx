@@ -1,17 +1,16 @@
 import { useMemo } from 'react';
-import { useMachine, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import DOMPurify from 'dompurify';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { formatDate } from '../../format.ts';
-import { pageMachine, type PageSlug } from '../../machines/page.machine.ts';
+import type { PageSlug } from '../../machines/page.machine.ts';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useFlow, useWiring } from '../wiring.ts';
 import { EmptyState, Screen } from '../components/Screen.tsx';
 import { Button } from '../components/Form.tsx';
 import { theme } from '../theme.ts';
-import { flowInspector } from '../flows/inspector.ts';
 
 const TITLES: Record<PageSlug, MessageKey> = {
   faq: 'pages.faqTitle',
@@ -34,9 +33,9 @@ const Content = styled('article')`
 
 function PageBody({ slug }: { slug: PageSlug }) {
   const { t, language } = useT();
-  const { actors } = useServices();
-  const machine = useMemo(() => pageMachine.provide({ actors: { loadPages: actors.loadPages } }), [actors]);
-  const [state, send] = useMachine(machine, { input: { slug, language }, inspect: flowInspector });
+  const actor = useFlow('page', { slug, language });
+  const state = useSelector(actor, (s) => s);
+  const send = actor.send;
   const page = state.context.page;
   // The server's HTML is sanitised before it reaches the DOM.
   const html = useMemo(() => (page ? DOMPurify.sanitize(page.content) : ''), [page]);
@@ -62,7 +61,7 @@ function PageBody({ slug }: { slug: PageSlug }) {
 
 export default function PageScreen({ slug }: { slug: PageSlug }) {
   const { t, language } = useT();
-  const { app } = useServices();
+  const { app } = useWiring();
   // A new language loads the page again in it.
   const key = useSelector(app, (s) => s.context.language);
   return (

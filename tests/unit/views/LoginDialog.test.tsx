@@ -14,7 +14,11 @@ import { deferred, renderWithServices, type HarnessOptions } from './harness.tsx
 function renderLogin(props: Partial<LoginDialogProps> = {}, options: HarnessOptions = {}) {
   const onClose = vi.fn();
   const switchTo = vi.fn();
-  const harness = renderWithServices(<LoginDialog onClose={onClose} switchTo={switchTo} {...props} />, options);
+  // Opened from the address, as the app opens it: the flow closes it there when the player is signed in.
+  const harness = renderWithServices(<LoginDialog onClose={onClose} switchTo={switchTo} {...props} />, {
+    address: '/casino?dialog=login',
+    ...options,
+  });
   return { ...harness, onClose, switchTo };
 }
 
@@ -59,7 +63,7 @@ describe('LoginDialog', () => {
   it('signs in: busy while sending, then SESSION.LOGGED_IN to the app, a toast and the dialog closes', async () => {
     const answer = deferred<Session>();
     const { login, calls } = loginActor(() => answer.promise);
-    const { user, appEvents, notices, onClose } = renderLogin({}, { actors: { login } });
+    const { user, appEvents, notices, navigations } = renderLogin({}, { actors: { login } });
     await user.type(screen.getByLabelText('Email or username'), 'ana7');
     await user.type(screen.getByLabelText('Password'), 'Secret1!');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
@@ -69,7 +73,7 @@ describe('LoginDialog', () => {
     expect(calls).toEqual([{ email: 'ana7', password: btoa('Secret1!') }]);
 
     answer.resolve(session);
-    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(navigations).toEqual(['/casino']));
     expect(appEvents).toEqual([{ type: 'SESSION.LOGGED_IN', accessToken: 'token-1', user: session.user }]);
     expect(notices).toEqual([{ tone: 'success', message: 'messages.loginSuccess' }]);
   });
@@ -78,12 +82,13 @@ describe('LoginDialog', () => {
     const { login } = loginActor(async () => {
       throw new ApiFailure(401, 'WRONG_PASSWORD');
     });
-    const { user, onClose } = renderLogin({}, { actors: { login } });
+    const { user, onClose, navigations } = renderLogin({}, { actors: { login } });
     await user.type(screen.getByLabelText('Email or username'), 'ana7');
     await user.type(screen.getByLabelText('Password'), 'nope');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Wrong Password!');
     expect(onClose).not.toHaveBeenCalled();
+    expect(navigations).toEqual([]);
     expect(screen.getByRole('button', { name: 'Log in' })).toHaveProperty('disabled', false);
   });
 
@@ -151,12 +156,12 @@ describe('LoginDialog', () => {
       element.append(button);
       return () => button.remove();
     };
-    const { user, appEvents, loginTimes, notices, onClose } = renderLogin(
+    const { user, appEvents, loginTimes, notices, navigations } = renderLogin(
       {},
       { actors: { googleLogin }, settings: { socialLogin: { googleClientId: 'client-id', facebookAppId: null } }, social: { renderGoogleButton } },
     );
     await user.click(await screen.findByRole('button', { name: 'Sign in with Google' }));
-    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    await waitFor(() => expect(navigations).toEqual(['/casino']));
     expect(rendered).toEqual([{ clientId: 'client-id', locale: 'en' }]);
     expect(screen.queryByRole('button', { name: 'Continue with Facebook' })).toBeNull();
     expect(inputs).toEqual([{ credential: 'google-jwt' }]);
@@ -214,7 +219,7 @@ describe('LoginDialog', () => {
       throw new ApiFailure(401, 'SOCIAL_LOGIN_FAILED');
     });
     const asked: { appId: string; locale: string }[] = [];
-    const { user, onClose } = renderLogin(
+    const { user, onClose, navigations } = renderLogin(
       {},
       {
         actors: { facebookLogin },
@@ -234,11 +239,12 @@ describe('LoginDialog', () => {
     expect(asked).toEqual([{ appId: 'app-id', locale: 'pt' }]);
     expect(inputs).toEqual([{ accessToken: 'fb-token', userID: 'fb-1' }]);
     expect(onClose).not.toHaveBeenCalled();
+    expect(navigations).toEqual([]);
   });
 
   it('stays open and quiet when the player closes the Facebook popup', async () => {
     const facebookLogin = vi.fn();
-    const { user, onClose, notices } = renderLogin(
+    const { user, onClose, notices, navigations } = renderLogin(
       {},
       {
         actors: { facebookLogin: fromPromise<SocialSession, FacebookLoginRequest>(async () => facebookLogin()) },
@@ -252,6 +258,7 @@ describe('LoginDialog', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     expect(facebookLogin).not.toHaveBeenCalled();
     expect(onClose).not.toHaveBeenCalled();
+    expect(navigations).toEqual([]);
     expect(notices).toEqual([]);
   });
 

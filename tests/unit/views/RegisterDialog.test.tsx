@@ -20,6 +20,7 @@ function renderRegister(options: HarnessOptions = {}) {
   const onClose = vi.fn();
   const switchTo = vi.fn();
   const harness = renderWithServices(<RegisterDialog onClose={onClose} switchTo={switchTo} />, {
+    address: '/?dialog=register&ref=',
     ...options,
     actors: { loadCountries, ...options.actors },
   });
@@ -205,13 +206,13 @@ describe('RegisterDialog', () => {
 
   it('signs up with Facebook when it is configured: the session starts and the dialog closes', async () => {
     const session = { accessToken: 'token-fb', user: aUser({ authProvider: 'facebook' }), isNewUser: true };
-    const { user, onClose, appEvents, loginTimes } = renderRegister({
+    const { user, navigations, appEvents, loginTimes } = renderRegister({
       actors: { facebookLogin: fromPromise(async () => session) },
       settings: { socialLogin: { googleClientId: null, facebookAppId: 'app-id' } },
       social: { facebookLogin: async () => ({ accessToken: 'fb-token', userID: 'fb-1' }) },
     });
     await user.click(await screen.findByRole('button', { name: 'Continue with Facebook' }));
-    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(navigations).toEqual(['/?ref=']));
     expect(appEvents).toEqual([{ type: 'SESSION.LOGGED_IN', accessToken: 'token-fb', user: session.user }]);
     expect(loginTimes).toEqual([session.user.lastLoginAt]);
   });

@@ -3,17 +3,17 @@ import { cleanup, render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setup as setupGoober } from 'goober';
 import { afterEach, vi } from 'vitest';
-import { createActor, fromPromise, type InspectionEvent, type NonReducibleUnknown } from 'xstate';
-import { createTranslator, type Language } from '../../../src/i18n/index.ts';
+import { fromPromise, type InspectionEvent, type NonReducibleUnknown } from 'xstate';
+import { createTranslator, LANGUAGE_STORAGE_KEY, type Language } from '../../../src/i18n/index.ts';
 import type { ApiActors } from '../../../src/machines/actors.ts';
-import { appMachine, type AppEvent, type AppInput, type RestoredSession } from '../../../src/machines/app.machine.ts';
+import type { AppEvent, AppInput, RestoredSession } from '../../../src/machines/app.machine.ts';
 import type { NavigateParams, Notice } from '../../../src/machines/effects.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
-import { settingsMachine, type Settings } from '../../../src/machines/settings.machine.ts';
+import type { Settings } from '../../../src/machines/settings.machine.ts';
 import { DEFAULT_SETTINGS } from '../machines/fixtures.ts';
 import type { SocialSignIn } from '../../../src/views/social.ts';
 import { TranslatorContext } from '../../../src/views/i18n-context.ts';
-import { ServicesContext, type Services } from '../../../src/views/services.ts';
+import { createWiring, LOGIN_TIME_STORAGE_KEY, WiringContext, type Outside, type Wiring } from '../../../src/views/wiring.ts';
 
 // The app calls goober's setup in its mount function (src/views/App.tsx); the views need it too.
 setupGoober(createElement);
@@ -53,14 +53,17 @@ function failingActors(): ApiActors {
 }
 
 export interface Harness extends RenderResult {
-  services: Services;
-  /** Events the dialog sent to the app actor, in order. */
+  /** The app's wiring (src/views/wiring.ts), built on the fakes below. */
+  services: Wiring;
+  /** Events the views and flows sent to the app actor, in order. */
   appEvents: AppEvent[];
   notices: Notice[];
   navigations: string[];
   loginTimes: (string | null)[];
+  /** The fake local storage the wiring writes to. */
+  storage: Storage;
   user: ReturnType<typeof userEvent.setup>;
-  /** The app actor's named side effects, in order, when the `app` option asks for them (else none). */
+  /** The app actor's named side effects, in order, as it took them. */
   appEffects: AppEffect[];
 }
 
@@ -73,17 +76,16 @@ export type AppEffect =
   | { type: 'notify'; params: Notice }
   | { type: 'persistLanguage'; params: { language: Language } };
 
+const APP_EFFECTS = new Set(['saveToken', 'clearStorage', 'resetFlows', 'navigate', 'notify', 'persistLanguage']);
+
 /**
  * The app actor as a test wants it: its own actors (by default a session restore that finds nothing
- * saved, a profile fetch that gets no answer, a logout that succeeds), its input, and its side effects
- * recorded in `appEffects`, with `notify` and `navigate` going through the harness's services as
- * createServices wires them (src/views/services.ts).
+ * saved, a profile fetch that gets no answer, a logout that succeeds) and its input.
  */
 export interface AppOptions {
   actors?: Partial<Pick<ApiActors, 'restoreSession' | 'fetchProfile' | 'logout'>>;
   input?: AppInput;
 }
-
 
 /** SDKs that were not expected to load: they fail as an unreachable script does. */
 const unavailableSocial: SocialSignIn = {
@@ -103,15 +105,39 @@ export interface HarnessOptions {
   language?: Language;
   /** Replaces the settings actor's loader (which otherwise answers at once with the settings above). */
   loadSettings?: ApiActors['loadSettings'];
-  /** Inspects the app and settings actors (the model-based tests record their transitions). */
+  /** Inspects every actor the wiring starts (the model-based tests record their transitions). */
   inspect?: (event: InspectionEvent) => void;
   /** Also called with every navigation (after it is recorded): to move a test's router, say. */
-  navigate?: Services['navigate'];
-  /** The app actor's actors, input and recorded effects (without it: it boots as a visitor, effects ignored). */
+  navigate?: Outside['navigate'];
+  /** The address the view starts at (default '/'); navigations move it. */
+  address?: string;
+  /** The app actor's actors and input. */
   app?: AppOptions;
 }
 
-/** Renders a view inside the app's contexts, with fake services that record what they are asked to do. */
+/** Local storage in memory, one per rendered view. */
+export class MemoryStorage implements Storage {
+  private readonly items = new Map<string, string>();
+  get length(): number {
+    return this.items.size;
+  }
+  clear(): void {
+    this.items.clear();
+  }
+  getItem(key: string): string | null {
+    return this.items.get(key) ?? null;
+  }
+  key(index: number): string | null {
+    return [...this.items.keys()][index] ?? null;
+  }
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
+  setItem(key: string, value: string): void {
+    this.items.set(key, String(value));
+  }
+}
+
 /**
  * Gives goober one shared style sheet. It finds its sheet through `window._goober`, which browsers resolve
  * by the element's id but happy-dom does not: without this every styled render adds a <style> element,
@@ -136,70 +162,63 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
   const navigations: string[] = [];
   const loginTimes: (string | null)[] = [];
   const appEffects: AppEffect[] = [];
-  // The app's effects reach the services below only once an event is processed, after they exist.
-  const forward = (effect: AppEffect) => {
-    appEffects.push(effect);
-    if (effect.type === 'notify') services.notify(effect.params);
-    if (effect.type === 'navigate') services.navigate(effect.params.to);
+  const storage = new MemoryStorage();
+  const language = options.app?.input?.language ?? options.language;
+  if (language) storage.setItem(LANGUAGE_STORAGE_KEY, language);
+  // The login time the social sign-in stores, as the tests read it.
+  const setItem = storage.setItem.bind(storage);
+  storage.setItem = (key, value) => {
+    if (key === LOGIN_TIME_STORAGE_KEY) loginTimes.push(value);
+    setItem(key, value);
   };
-  const recordedEffects = {
-    saveToken: (_: unknown, params: { accessToken: string }) => forward({ type: 'saveToken', params }),
-    clearStorage: () => forward({ type: 'clearStorage' }),
-    resetFlows: () => forward({ type: 'resetFlows' }),
-    navigate: (_: unknown, params: NavigateParams) => forward({ type: 'navigate', params }),
-    notify: (_: unknown, params: Notice) => forward({ type: 'notify', params }),
-    persistLanguage: (_: unknown, params: { language: Language }) => forward({ type: 'persistLanguage', params }),
+  let address = new URL(options.address ?? '/', 'http://localhost');
+  // The app actor is known once the wiring has created it; its own effects are recorded by inspection.
+  let appActor: unknown = null;
+  const inspect = (event: InspectionEvent) => {
+    if (event.type === '@xstate.action' && event.actorRef === appActor && APP_EFFECTS.has(event.action.type)) {
+      const { type, params } = event.action;
+      appEffects.push((params === undefined ? { type } : { type, params }) as AppEffect);
+    }
+    options.inspect?.(event);
   };
-  // A real root machine (it boots as a visitor), with its side effects left as the no-ops they are
-  // unless `options.app` asks for them.
-  const app = createActor(
-    appMachine.provide({
-      actors: {
-        restoreSession: fromPromise<RestoredSession | null>(async () => null),
-        fetchProfile: unexpected(),
-        logout: fromPromise<void>(async () => undefined),
-        ...options.app?.actors,
-      },
-      ...(options.app ? { actions: recordedEffects } : {}),
-    }),
-    { input: options.app?.input ?? { language: options.language ?? 'en' }, ...(options.inspect ? { inspect: options.inspect } : {}) },
-  );
-  app.start();
-  started.push(app);
-  const send = app.send.bind(app);
-  vi.spyOn(app, 'send').mockImplementation((event: AppEvent) => {
-    appEvents.push(event);
-    send(event);
-  });
-  const settings = createActor(
-    settingsMachine.provide({
-      actors: {
-        loadSettings: options.loadSettings ?? fromPromise<Settings>(async () => ({ ...DEFAULT_SETTINGS, ...options.settings })),
-      },
-    }),
-    options.inspect ? { inspect: options.inspect } : {},
-  );
-  settings.start();
-  started.push(settings);
-  const services: Services = {
-    app,
-    settings,
+  const services = createWiring({
+    actors: {
+      ...failingActors(),
+      restoreSession: fromPromise<RestoredSession | null>(async () => null),
+      logout: fromPromise<void>(async () => undefined),
+      loadSettings: options.loadSettings ?? fromPromise<Settings>(async () => ({ ...DEFAULT_SETTINGS, ...options.settings })),
+      ...options.actors,
+      ...options.app?.actors,
+    },
     social: { ...unavailableSocial, ...options.social },
-    actors: { ...failingActors(), ...options.actors },
+    storage,
     notify: (notice) => void notices.push(notice),
     navigate: (to, navigateOptions) => {
       navigations.push(to);
+      address = new URL(to, address);
       options.navigate?.(to, navigateOptions);
     },
-    storeLoginTime: (at) => void loginTimes.push(at),
-  };
+    address: () => ({ path: address.pathname, search: address.search }),
+    resetFlows: () => undefined,
+    showLanguage: () => undefined,
+    inspect: (event) => {
+      if (appActor === null && event.type === '@xstate.actor') appActor = event.actorRef;
+      inspect(event);
+    },
+  });
+  started.push(services.app, services.settings);
+  const send = services.app.send.bind(services.app);
+  vi.spyOn(services.app, 'send').mockImplementation((event: AppEvent) => {
+    appEvents.push(event);
+    send(event);
+  });
   const user = userEvent.setup();
   const result = render(
-    <TranslatorContext.Provider value={createTranslator(options.language ?? 'en')}>
-      <ServicesContext.Provider value={services}>{ui}</ServicesContext.Provider>
+    <TranslatorContext.Provider value={createTranslator(language ?? 'en')}>
+      <WiringContext.Provider value={services}>{ui}</WiringContext.Provider>
     </TranslatorContext.Provider>,
   );
-  return { ...result, services, appEvents, notices, navigations, loginTimes, user, appEffects };
+  return { ...result, services, appEvents, notices, navigations, loginTimes, storage, user, appEffects };
 }
 
 export interface Deferred<T> {

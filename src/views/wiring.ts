@@ -1,0 +1,253 @@
+import { createContext, useContext, useState } from 'react';
+import { useActorRef } from '@xstate/react';
+import { createActor, fromPromise, type ActorRefFrom, type InputFrom, type InspectionEvent } from 'xstate';
+import toast from 'react-hot-toast';
+import { navigate as navigateTo } from 'wouter/use-browser-location';
+import { createApiClient } from '../api/client.ts';
+import { errorMessageKey } from '../api/errors.ts';
+import { createTranslator, LANGUAGE_STORAGE_KEY, storedLanguage, type Language, type MessageKey } from '../i18n/index.ts';
+import { createApiActors, type ApiActors } from '../machines/actors.ts';
+import { appMachine } from '../machines/app.machine.ts';
+import type { Notice } from '../machines/effects.ts';
+import { forgotPasswordMachine } from '../machines/forgotPassword.machine.ts';
+import { loginMachine, type Session } from '../machines/login.machine.ts';
+import { notificationsMachine } from '../machines/notifications.machine.ts';
+import { pageMachine } from '../machines/page.machine.ts';
+import { registerMachine } from '../machines/register.machine.ts';
+import { resetPasswordMachine } from '../machines/resetPassword.machine.ts';
+import { settingsMachine } from '../machines/settings.machine.ts';
+import { socialSignInMachine, type FacebookLoginRequest } from '../machines/socialSignIn.machine.ts';
+import { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
+import { verifyEmailMachine } from '../machines/verifyEmail.machine.ts';
+import { createSocialSignIn, type SocialSignIn } from './social.ts';
+import { flowInspector } from './flows/inspector.ts';
+
+/*
+ * The composition root: the one place where every machine gets its real actors and actions
+ * (ARCHITECTURE: `machine.provide` at one place). Views take a running flow with `useFlow(name)` and only
+ * read its state and send it events. What one flow tells another (a login starting the session, a flow
+ * closing its dialog) is a named action of its machine, so it shows in the flow charts, and is given its
+ * meaning here.
+ *
+ * The world outside the flows (the API, storage, toasts, the address bar, the sign-in SDKs) comes in as
+ * `Outside`: the browser's in the app (src/views/App.tsx), fakes that record what they are asked in tests.
+ */
+
+export const TOKEN_STORAGE_KEY = 'casino.token';
+export const LOGIN_TIME_STORAGE_KEY = 'casino.lastLoginAt';
+/** Sent by the resetFlows action; the app restarts every flow it renders. */
+export const RESET_FLOWS_EVENT = 'casino:reset-flows';
+
+/** Dialogs a flow closes when it has done its work (the login and register dialogs, `?dialog=` in the address). */
+const ACCOUNT_DIALOGS = ['login', 'register'];
+
+export interface Outside {
+  actors: ApiActors;
+  social: SocialSignIn;
+  /** Local storage, or null where the browser refuses it (private mode). */
+  storage: Storage | null;
+  /** Shows a toast (SPEC §9). */
+  notify(notice: Notice): void;
+  navigate(to: string, options?: { replace?: boolean }): void;
+  /** The address now, path and query ('?dialog=login'); dialogs open and close there. */
+  address(): { path: string; search: string };
+  /** Every flow the views render starts again (logout, session end: nothing of the session survives). */
+  resetFlows(): void;
+  /** The document's language (`<html lang>`), for screen readers and the browser. */
+  showLanguage(language: Language): void;
+  /** Inspects every actor (the /flows screen's live states; the model tests' recorder). */
+  inspect?: (event: InspectionEvent) => void;
+}
+
+function safely(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // Storage full or refused: the session goes on without it.
+  }
+}
+
+function createFlows(outside: Outside, app: ActorRefFrom<typeof appMachine>, settings: ActorRefFrom<typeof settingsMachine>) {
+  const { actors, notify } = outside;
+  const notifyAction = (_: unknown, notice: Notice) => notify(notice);
+  const sessionStarted = (_: unknown, session: Session) =>
+    app.send({ type: 'SESSION.LOGGED_IN', accessToken: session.accessToken, user: session.user });
+  // A flow that has done its work closes its account dialog; in front of a player-only dialog (a visitor
+  // asked for their notifications), that dialog stays in the address and shows once logged in.
+  const closeDialog = () => {
+    const { path, search } = outside.address();
+    const params = new URLSearchParams(search);
+    if (!ACCOUNT_DIALOGS.includes(params.get('dialog') ?? '')) return;
+    params.delete('dialog');
+    const query = params.toString();
+    outside.navigate(query ? `${path}?${query}` : path);
+  };
+  const navigate = (_: unknown, params: { to: string }) => outside.navigate(params.to);
+
+  return {
+    login: loginMachine.provide({
+      actors: { login: actors.login },
+      actions: { sessionStarted, closeDialog, notify: notifyAction },
+    }),
+    socialSignIn: socialSignInMachine.provide({
+      actors: {
+        googleLogin: actors.googleLogin,
+        facebookLogin: actors.facebookLogin,
+        askFacebook: fromPromise<FacebookLoginRequest | null>(async () => {
+          const appId = settings.getSnapshot().context.settings?.socialLogin.facebookAppId ?? null;
+          if (appId === null) throw new Error('Facebook sign-in is not configured');
+          return outside.social.facebookLogin({ appId, locale: app.getSnapshot().context.language });
+        }),
+      },
+      actions: {
+        sessionStarted,
+        storeLoginTime: (_, params) => {
+          if (params.at) safely(() => outside.storage?.setItem(LOGIN_TIME_STORAGE_KEY, params.at ?? ''));
+        },
+        notify: notifyAction,
+        closeDialog,
+      },
+    }),
+    register: registerMachine.provide({
+      actors: { loadCountries: actors.loadCountries, signup: actors.signup },
+      actions: { notify: notifyAction },
+    }),
+    verifyEmail: verifyEmailMachine.provide({
+      actors: { verifyEmail: actors.verifyEmail },
+      actions: { notify: notifyAction, navigate },
+    }),
+    forgotPassword: forgotPasswordMachine.provide({
+      actors: { forgotPassword: actors.forgotPassword },
+      actions: { notify: notifyAction },
+    }),
+    resetPassword: resetPasswordMachine.provide({
+      actors: { resetPassword: actors.resetPassword },
+      actions: { notify: notifyAction, navigate },
+    }),
+    notifications: notificationsMachine.provide({
+      actors: { loadNotifications: actors.loadNotifications, markNotificationsRead: actors.markNotificationsRead },
+    }),
+    unreadNotifications: unreadNotificationsMachine.provide({
+      actors: { loadNotifications: actors.loadNotifications },
+    }),
+    page: pageMachine.provide({ actors: { loadPages: actors.loadPages } }),
+  };
+}
+
+export type Flows = ReturnType<typeof createFlows>;
+export type FlowName = keyof Flows;
+
+export interface Wiring {
+  /** The root: boot, session, language. */
+  app: ActorRefFrom<typeof appMachine>;
+  /** The server's public settings, loaded once at start (which social sign-ins are configured, limits). */
+  settings: ActorRefFrom<typeof settingsMachine>;
+  /** Google's and Facebook's SDKs, loaded on first use (their buttons are drawn by the views). */
+  social: SocialSignIn;
+  /** Every other flow, with its real actors and actions, started by the view that renders it. */
+  flows: Flows;
+  inspect: (event: InspectionEvent) => void;
+  /** Opens a dialog or a screen from a view's link or button. */
+  navigate(to: string, options?: { replace?: boolean }): void;
+}
+
+export function createWiring(outside: Outside): Wiring {
+  const { actors, storage } = outside;
+  const inspect = outside.inspect ?? flowInspector;
+  const app = createActor(
+    appMachine.provide({
+      actors: { restoreSession: actors.restoreSession, fetchProfile: actors.fetchProfile, logout: actors.logout },
+      actions: {
+        saveToken: (_, params) => safely(() => storage?.setItem(TOKEN_STORAGE_KEY, params.accessToken)),
+        clearStorage: () =>
+          safely(() => {
+            // SPEC §4: logout clears local storage. The language is the player's device setting, not
+            // part of the session, so it is written back.
+            const language = storedLanguage(storage);
+            storage?.clear();
+            storage?.setItem(LANGUAGE_STORAGE_KEY, language);
+          }),
+        resetFlows: () => outside.resetFlows(),
+        navigate: (_, params) => outside.navigate(params.to),
+        notify: (_, params) => outside.notify(params),
+        persistLanguage: (_, params) => {
+          safely(() => storage?.setItem(LANGUAGE_STORAGE_KEY, params.language));
+          outside.showLanguage(params.language);
+        },
+      },
+    }),
+    { input: { language: storedLanguage(storage) }, inspect },
+  );
+  app.start();
+  outside.showLanguage(app.getSnapshot().context.language);
+
+  const settings = createActor(settingsMachine.provide({ actors: { loadSettings: actors.loadSettings } }), { inspect });
+  settings.start();
+
+  return { app, settings, social: outside.social, flows: createFlows(outside, app, settings), inspect, navigate: outside.navigate };
+}
+
+function localStorageOrNull(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The app's wiring in the browser: the real API client, local storage, toasts, the address bar, the SDKs. */
+export function createBrowserWiring(): Wiring {
+  const storage = localStorageOrNull();
+  let wiring: Wiring | null = null;
+  const client = createApiClient({
+    getToken: () => wiring?.app.getSnapshot().context.accessToken ?? storage?.getItem(TOKEN_STORAGE_KEY) ?? null,
+    onUnauthorized: () => wiring?.app.send({ type: 'SESSION.EXPIRED' }),
+    onInactive: () => wiring?.app.send({ type: 'SESSION.INACTIVE' }),
+  });
+  const notify = (notice: Notice) => {
+    // The language's dictionary may still be on its way after a switch: English stands in meanwhile.
+    const { t } = createTranslator(wiring?.app.getSnapshot().context.language ?? storedLanguage(storage));
+    if ('message' in notice) {
+      const text = t(notice.message as MessageKey);
+      if (notice.tone === 'success') toast.success(text);
+      else toast.error(text);
+      return;
+    }
+    toast.error(t(errorMessageKey(notice.code, notice.fallback)));
+  };
+  wiring = createWiring({
+    actors: createApiActors(client, { readToken: () => storage?.getItem(TOKEN_STORAGE_KEY) ?? null }),
+    social: createSocialSignIn(),
+    storage,
+    notify,
+    navigate: (to, options) => navigateTo(to, options),
+    address: () => ({ path: window.location.pathname, search: window.location.search }),
+    resetFlows: () => window.dispatchEvent(new Event(RESET_FLOWS_EVENT)),
+    showLanguage: (language) => {
+      document.documentElement.lang = language;
+    },
+  });
+  return wiring;
+}
+
+export const WiringContext = createContext<Wiring | null>(null);
+
+export function useWiring(): Wiring {
+  const wiring = useContext(WiringContext);
+  if (!wiring) throw new Error('useWiring outside the app');
+  return wiring;
+}
+
+/**
+ * A running flow for a view: the machine as the composition root provided it, started with the view and
+ * stopped when it unmounts (the input is read once, at start).
+ */
+export function useFlow<N extends FlowName>(
+  name: N,
+  ...[input]: undefined extends InputFrom<Flows[N]> ? [input?: InputFrom<Flows[N]>] : [input: InputFrom<Flows[N]>]
+): ActorRefFrom<Flows[N]> {
+  const wiring = useWiring();
+  const [machine] = useState(() => wiring.flows[name]);
+  const [options] = useState(() => (input === undefined ? { inspect: wiring.inspect } : { input, inspect: wiring.inspect }));
+  return useActorRef(machine, options) as ActorRefFrom<Flows[N]>;
+}
