@@ -1,9 +1,9 @@
-import { assign, setup } from 'xstate';
+import { setup } from 'xstate';
 import type { operations } from '../api/schema.d.ts';
 import { ForgotPasswordInput } from '../rules/auth.ts';
 import { codesByField, validate } from '../rules/validate.ts';
 import { notProvided, type ErrorCode, type Notice } from './effects.ts';
-import { mergeFieldCodes, toFailure } from './failure.ts';
+import { formFlow } from './form.ts';
 
 /*
  * The forgot-password dialog: an email, then a toast that the reset link is on its way (the server
@@ -23,6 +23,14 @@ export interface ForgotPasswordContext {
 
 export type ForgotPasswordEvent = { type: 'FIELD.CHANGE'; field: ForgotPasswordField; value: string } | { type: 'SUBMIT' };
 
+const form = formFlow<ForgotPasswordField, ForgotPasswordContext, ForgotPasswordEvent>({
+  fields: FORGOT_PASSWORD_FIELDS,
+  check: ({ values }) => {
+    const result = validate(ForgotPasswordInput, values);
+    return result.ok ? {} : codesByField(result.fields);
+  },
+});
+
 export const forgotPasswordMachine = setup({
   types: {
     context: {} as ForgotPasswordContext,
@@ -34,25 +42,10 @@ export const forgotPasswordMachine = setup({
   },
   actions: {
     notify: (_, _params: Notice) => {},
-    changeField: assign(({ context }, params: { field: ForgotPasswordField; value: string }) => ({
-      values: { ...context.values, [params.field]: params.value },
-      fieldErrors: { ...context.fieldErrors, [params.field]: [] },
-    })),
-    showFieldErrors: assign(({ context }) => {
-      const result = validate(ForgotPasswordInput, context.values);
-      return { fieldErrors: result.ok ? {} : codesByField(result.fields) };
-    }),
-    storeFailure: assign(({ context }, params: { error: unknown }) => {
-      const failure = toFailure(params.error);
-      return {
-        errorCode: failure.code,
-        fieldErrors: mergeFieldCodes(context.fieldErrors, failure.fields, FORGOT_PASSWORD_FIELDS),
-      };
-    }),
-    clearFailure: assign({ errorCode: null }),
+    ...form.actions,
   },
   guards: {
-    formInvalid: ({ context }) => !validate(ForgotPasswordInput, context.values).ok,
+    ...form.guards,
   },
 }).createMachine({
   id: 'forgotPassword',

@@ -1,10 +1,10 @@
-import { assign, setup } from 'xstate';
+import { setup } from 'xstate';
 import type { operations } from '../api/schema.d.ts';
 import { LoginInput } from '../rules/auth.ts';
 import { encodePassword } from '../rules/password.ts';
 import { codesByField, validate } from '../rules/validate.ts';
 import { notProvided, type ErrorCode, type Notice, type User } from './effects.ts';
-import { mergeFieldCodes, toFailure } from './failure.ts';
+import { formFlow } from './form.ts';
 
 /*
  * The login dialog (SPEC §4): email or username and password (Google and Facebook are socialSignIn's). On success
@@ -37,6 +37,14 @@ export type LoginEvent =
   | { type: 'FIELD.CHANGE'; field: LoginField; value: string }
   | { type: 'SUBMIT' };
 
+const form = formFlow<LoginField, LoginContext, LoginEvent>({
+  fields: LOGIN_FIELDS,
+  check: ({ values }) => {
+    const result = validate(LoginInput, values);
+    return result.ok ? {} : codesByField(result.fields);
+  },
+});
+
 const sessionParams = ({ event }: { event: { output: Session } }) => ({
   accessToken: event.output.accessToken,
   user: event.output.user,
@@ -56,25 +64,10 @@ export const loginMachine = setup({
     sessionStarted: (_, _params: Session) => {},
     closeDialog: () => {},
     notify: (_, _params: Notice) => {},
-    changeField: assign(({ context }, params: { field: LoginField; value: string }) => ({
-      values: { ...context.values, [params.field]: params.value },
-      fieldErrors: { ...context.fieldErrors, [params.field]: [] },
-    })),
-    showFieldErrors: assign(({ context }) => {
-      const result = validate(LoginInput, context.values);
-      return { fieldErrors: result.ok ? {} : codesByField(result.fields) };
-    }),
-    storeFailure: assign(({ context }, params: { error: unknown }) => {
-      const failure = toFailure(params.error);
-      return {
-        errorCode: failure.code,
-        fieldErrors: mergeFieldCodes(context.fieldErrors, failure.fields, LOGIN_FIELDS),
-      };
-    }),
-    clearFailure: assign({ errorCode: null }),
+    ...form.actions,
   },
   guards: {
-    formInvalid: ({ context }) => !validate(LoginInput, context.values).ok,
+    ...form.guards,
   },
 }).createMachine({
   id: 'login',

@@ -5,7 +5,7 @@ import { encodePassword, passwordChecks, type PasswordCheck } from '../rules/pas
 import { signupFields, SignupInput } from '../rules/user.ts';
 import { codesByField, fieldCodes, validate } from '../rules/validate.ts';
 import { notProvided, type ErrorCode, type Notice, type User } from './effects.ts';
-import { mergeFieldCodes, toFailure } from './failure.ts';
+import { formFlow, type FieldChange } from './form.ts';
 
 /*
  * The register dialog (SPEC §4 signup, §5 rules). Two regions run side by side: the form, and the list
@@ -61,12 +61,6 @@ function liveCodes(values: Record<SignupField, string>, field: SignupField): rea
   return result.ok ? [] : (codesByField(result.fields).confirmPassword ?? []);
 }
 
-function allFieldCodes(values: Record<SignupField, string>): Partial<Record<SignupField, readonly string[]>> {
-  const result = validate(SignupInput, values);
-  const byField = result.ok ? {} : codesByField(result.fields);
-  return Object.fromEntries(SIGNUP_FIELDS.map((field) => [field, byField[field] ?? []]));
-}
-
 /** The wire body: passwords base64-encoded (SPEC §5), optional fields left out when empty. */
 export function signupRequest(values: Record<SignupField, string>): SignupRequest {
   const { middleName, referralCode, password, confirmPassword, gender, ...required } = values;
@@ -82,6 +76,17 @@ export function signupRequest(values: Record<SignupField, string>): SignupReques
 
 const emptyValues = Object.fromEntries(SIGNUP_FIELDS.map((field) => [field, ''])) as Record<SignupField, string>;
 
+const form = formFlow<SignupField, RegisterContext, RegisterEvent>({
+  fields: SIGNUP_FIELDS,
+  check: ({ values }) => {
+    const result = validate(SignupInput, values);
+    return result.ok ? {} : codesByField(result.fields);
+  },
+  live: ({ values }, field) => liveCodes(values, field),
+  // A confirmation already typed must follow the password it confirms.
+  followers: { password: 'confirmPassword' },
+});
+
 export const registerMachine = setup({
   types: {
     context: {} as RegisterContext,
@@ -96,36 +101,23 @@ export const registerMachine = setup({
   },
   actions: {
     notify: (_, _params: Notice) => {},
-    changeField: assign(({ context }, params: { field: SignupField; value: string }) => {
-      const values = { ...context.values, [params.field]: params.value };
-      const fieldErrors = { ...context.fieldErrors, [params.field]: liveCodes(values, params.field) };
-      // A confirmation already typed must follow the password it confirms.
-      if (params.field === 'password' && context.fieldErrors.confirmPassword !== undefined) {
-        fieldErrors.confirmPassword = liveCodes(values, 'confirmPassword');
-      }
+    ...form.actions,
+    changeField: assign(({ context }, params: FieldChange<SignupField>) => {
+      const { values, fieldErrors } = form.changed(context, params);
       // A state of the previous country is no answer for the new one (when the new one's states are known).
       if (params.field === 'countryCode' && values.stateCode !== '') {
         const country = context.countries.find((candidate) => candidate.code === values.countryCode);
         if (country !== undefined && !country.states.some((state) => state.code === values.stateCode)) {
-          values.stateCode = '';
-          delete fieldErrors.stateCode;
+          const { stateCode: _unchecked, ...others } = fieldErrors;
+          return { values: { ...values, stateCode: '' }, fieldErrors: others };
         }
       }
       return { values, fieldErrors };
     }),
-    showFieldErrors: assign(({ context }) => ({ fieldErrors: allFieldCodes(context.values) })),
     storeCountries: assign((_, params: { countries: Country[] }) => ({ countries: params.countries })),
-    storeFailure: assign(({ context }, params: { error: unknown }) => {
-      const failure = toFailure(params.error);
-      return {
-        errorCode: failure.code,
-        fieldErrors: mergeFieldCodes(context.fieldErrors, failure.fields, SIGNUP_FIELDS),
-      };
-    }),
-    clearFailure: assign({ errorCode: null }),
   },
   guards: {
-    formInvalid: ({ context }) => !validate(SignupInput, context.values).ok,
+    ...form.guards,
   },
 }).createMachine({
   id: 'register',

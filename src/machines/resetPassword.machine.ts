@@ -4,7 +4,7 @@ import { ResetPasswordForm } from '../rules/auth.ts';
 import { encodePassword, passwordChecks, type PasswordCheck } from '../rules/password.ts';
 import { codesByField, validate } from '../rules/validate.ts';
 import { notProvided, type ErrorCode, type NavigateParams, type Notice } from './effects.ts';
-import { mergeFieldCodes, toFailure } from './failure.ts';
+import { formFlow } from './form.ts';
 
 /*
  * The reset-password dialog, opened from the emailed link: a new password and its confirmation, checked
@@ -43,6 +43,14 @@ function formCodes(context: Pick<ResetPasswordContext, 'token' | 'values'>) {
   return result.ok ? {} : codesByField(result.fields);
 }
 
+const form = formFlow<ResetPasswordField, ResetPasswordContext, ResetPasswordEvent>({
+  fields: RESET_PASSWORD_FIELDS,
+  check: formCodes,
+  live: (context, field) => formCodes(context)[field] ?? [],
+  // A confirmation already typed must follow the password it confirms.
+  followers: { newPassword: 'confirmPassword' },
+});
+
 export const resetPasswordMachine = setup({
   types: {
     context: {} as ResetPasswordContext,
@@ -56,33 +64,12 @@ export const resetPasswordMachine = setup({
   actions: {
     notify: (_, _params: Notice) => {},
     navigate: (_, _params: NavigateParams) => {},
-    changeField: assign(({ context }, params: { field: ResetPasswordField; value: string }) => {
-      const values = { ...context.values, [params.field]: params.value };
-      const codes = formCodes({ token: context.token, values });
-      const fieldErrors = { ...context.fieldErrors, [params.field]: codes[params.field] ?? [] };
-      // A confirmation already typed must follow the password it confirms.
-      if (params.field === 'newPassword' && context.fieldErrors.confirmPassword !== undefined) {
-        fieldErrors.confirmPassword = codes.confirmPassword ?? [];
-      }
-      return { values, fieldErrors };
-    }),
-    showFieldErrors: assign(({ context }) => {
-      const codes = formCodes(context);
-      return { fieldErrors: { newPassword: codes.newPassword ?? [], confirmPassword: codes.confirmPassword ?? [] } };
-    }),
-    storeFailure: assign(({ context }, params: { error: unknown }) => {
-      const failure = toFailure(params.error);
-      return {
-        errorCode: failure.code,
-        fieldErrors: mergeFieldCodes(context.fieldErrors, failure.fields, RESET_PASSWORD_FIELDS),
-      };
-    }),
+    ...form.actions,
     storeMissingToken: assign({ errorCode: 'INVALID_TOKEN' }),
-    clearFailure: assign({ errorCode: null }),
   },
   guards: {
     tokenMissing: ({ context }) => context.token.trim() === '',
-    formInvalid: ({ context }) => Object.keys(formCodes(context)).length > 0,
+    ...form.guards,
   },
 }).createMachine({
   id: 'resetPassword',

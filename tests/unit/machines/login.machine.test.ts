@@ -47,7 +47,8 @@ describe('loginMachine: validation', () => {
     fill('not an id', 'whatever');
     actor.send({ type: 'SUBMIT' });
     expect(actor.getSnapshot().value).toBe('editing');
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ email: ['loginId'] });
+    // Every field was checked: the password passes ([]), the identifier does not.
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ email: ['loginId'], password: [] });
     expect(inputs.login).toEqual([]);
   });
 
