@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, type NonReducibleUnknown } from 'xstate';
+import { LANGUAGE_STORAGE_KEY } from '../../../src/i18n/index.ts';
+import type { ApiActors } from '../../../src/machines/actors.ts';
+import type { Notice } from '../../../src/machines/effects.ts';
+import { ApiFailure } from '../../../src/machines/failure.ts';
+import type { Session } from '../../../src/machines/login.machine.ts';
+import type { Settings } from '../../../src/machines/settings.machine.ts';
+import type { SocialSession } from '../../../src/machines/socialSignIn.machine.ts';
+import { createWiring, LOGIN_TIME_STORAGE_KEY, TOKEN_STORAGE_KEY, type Outside } from '../../../src/views/wiring.ts';
+import { aUser, DEFAULT_SETTINGS, flush } from '../machines/fixtures.ts';
+import { MemoryStorage } from './harness.tsx';
+
+/*
+ * The composition root (src/views/wiring.ts) without any view: what each flow's named actions do to the
+ * rest of the app, with the outside world (API, storage, address bar, toasts) faked.
+ */
+
+function noAnswer<TOutput, TInput = NonReducibleUnknown>() {
+  return fromPromise<TOutput, TInput>(async () => {
+    throw new ApiFailure(0, null);
+  });
+}
+
+function wire(options: { address?: string; actors?: Partial<ApiActors>; settings?: Partial<Settings>; language?: string } = {}) {
+  const storage = new MemoryStorage();
+  if (options.language) storage.setItem(LANGUAGE_STORAGE_KEY, options.language);
+  const notices: Notice[] = [];
+  const navigations: string[] = [];
+  const facebookCalls: { appId: string; locale: string }[] = [];
+  let address = new URL(options.address ?? '/', 'http://localhost');
+  const outside: Outside = {
+    actors: {
+      restoreSession: fromPromise(async () => null),
+      fetchProfile: noAnswer(),
+      logout: fromPromise(async () => undefined),
+      login: noAnswer(),
+      googleLogin: noAnswer(),
+      facebookLogin: noAnswer(),
+      signup: noAnswer(),
+      loadCountries: noAnswer(),
+      verifyEmail: noAnswer(),
+      forgotPassword: noAnswer(),
+      resetPassword: noAnswer(),
+      loadPages: noAnswer(),
+      loadSettings: fromPromise<Settings>(async () => ({ ...DEFAULT_SETTINGS, ...options.settings })),
+      loadNotifications: noAnswer(),
+      markNotificationsRead: noAnswer(),
+      ...options.actors,
+    },
+    social: {
+      renderGoogleButton: async () => () => undefined,
+      facebookLogin: async (request) => {
+        facebookCalls.push(request);
+        return { accessToken: 'fb-token', userID: 'fb-1' };
+      },
+    },
+    storage,
+    notify: (notice) => void notices.push(notice),
+    navigate: (to) => {
+      navigations.push(to);
+      address = new URL(to, address);
+    },
+    address: () => ({ path: address.pathname, search: address.search }),
+    resetFlows: () => undefined,
+    showLanguage: () => undefined,
+    inspect: () => undefined,
+  };
+  const wiring = createWiring(outside);
+  return { wiring, storage, notices, navigations, facebookCalls };
+}
+
+const session: Session = { accessToken: 'token-1', user: aUser() };
+
+async function logIn(world: ReturnType<typeof wire>) {
+  const login = createActor(world.wiring.flows.login).start();
+  login.send({ type: 'FIELD.CHANGE', field: 'email', value: 'ana7' });
+  login.send({ type: 'FIELD.CHANGE', field: 'password', value: 'Secret1!' });
+  login.send({ type: 'SUBMIT' });
+  await flush();
+  return login;
+}
+
+describe('the composition root', () => {
+  it("starts the session when a login succeeds, closes the login dialog in the address and says so", async () => {
+    const world = wire({ address: '/casino?dialog=login&ref=ANA', actors: { login: fromPromise(async () => session) } });
+    await flush();
+    const login = await logIn(world);
+    expect(login.getSnapshot().status).toBe('done');
+    expect(world.wiring.app.getSnapshot().matches('player')).toBe(true);
+    expect(world.wiring.app.getSnapshot().context.accessToken).toBe('token-1');
+    expect(world.storage.getItem(TOKEN_STORAGE_KEY)).toBe('token-1');
+    // Only the dialog leaves the address: the screen and the rest of the query stay.
+    expect(world.navigations).toEqual(['/casino?ref=ANA']);
+    expect(world.notices).toEqual([{ tone: 'success', message: 'messages.loginSuccess' }]);
+  });
+
+  it('leaves a player-only dialog in the address when the login in front of it succeeds', async () => {
+    const world = wire({ address: '/?dialog=notifications', actors: { login: fromPromise(async () => session) } });
+    await flush();
+    await logIn(world);
+    expect(world.wiring.app.getSnapshot().matches('player')).toBe(true);
+    expect(world.navigations).toEqual([]);
+  });
+
+  it('starts the session from a social sign-in, keeps its login time, and asks Facebook with the configured app and the language', async () => {
+    const social: SocialSession = { accessToken: 'token-2', user: aUser({ lastLoginAt: '2026-11-20T08:00:00.000Z' }), isNewUser: false };
+    const world = wire({
+      address: '/?dialog=register',
+      language: 'pt',
+      settings: { socialLogin: { googleClientId: null, facebookAppId: 'fb-app' } },
+      actors: { facebookLogin: fromPromise(async () => social) },
+    });
+    await flush();
+    const flow = createActor(world.wiring.flows.socialSignIn).start();
+    flow.send({ type: 'FACEBOOK.START' });
+    await flush();
+    expect(world.facebookCalls).toEqual([{ appId: 'fb-app', locale: 'pt' }]);
+    expect(flow.getSnapshot().status).toBe('done');
+    expect(world.wiring.app.getSnapshot().context.accessToken).toBe('token-2');
+    expect(world.storage.getItem(LOGIN_TIME_STORAGE_KEY)).toBe('2026-11-20T08:00:00.000Z');
+    expect(world.navigations).toEqual(['/']);
+  });
+
+  it('fails the Facebook sign-in when the server has no Facebook app configured', async () => {
+    const world = wire({ settings: { socialLogin: { googleClientId: null, facebookAppId: null } } });
+    await flush();
+    const flow = createActor(world.wiring.flows.socialSignIn).start();
+    flow.send({ type: 'FACEBOOK.START' });
+    await flush();
+    expect(world.facebookCalls).toEqual([]);
+    expect(flow.getSnapshot().matches('failed')).toBe(true);
+  });
+
+  it('clears the session from storage on logout but keeps the language, and says goodbye', async () => {
+    const world = wire({ language: 'es', actors: { login: fromPromise(async () => session) } });
+    await flush();
+    await logIn(world);
+    world.wiring.app.send({ type: 'LOGOUT' });
+    await flush();
+    expect(world.wiring.app.getSnapshot().matches('visitor')).toBe(true);
+    expect(world.storage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+    expect(world.storage.getItem(LANGUAGE_STORAGE_KEY)).toBe('es');
+    expect(world.notices.at(-1)).toEqual({ tone: 'success', message: 'messages.logoutSuccess' });
+    expect(world.navigations.at(-1)).toBe('/');
+  });
+});
