@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+
+/*
+ * Each dictionary is a chunk of its own (src/i18n/index.ts): the first load brings the stored language's
+ * only, another one arrives when the player picks it, and the interface switches without a reload.
+ */
+
+let server: ProductServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const DICTIONARY = /\/assets\/(en|pt|es)-[\w-]+\.js$/;
+
+/** The dictionaries the page requests from now on, by language. */
+function dictionaryRequests(page: Page): string[] {
+  const languages: string[] = [];
+  page.on('request', (request) => {
+    const match = DICTIONARY.exec(new URL(request.url()).pathname);
+    if (match?.[1]) languages.push(match[1]);
+  });
+  return languages;
+}
+
+it('loads one dictionary at first, the chosen one when the player switches, and switches without a reload', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const requested = dictionaryRequests(page);
+  await page.goto(server.url, { waitUntil: 'networkidle' });
+  await page.getByRole('link', { name: 'Live casino' }).first().waitFor();
+  expect(requested).toEqual(['en']);
+
+  // A marker that a reload would wipe.
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
+  await page.getByRole('link', { name: 'Casino en vivo' }).first().waitFor();
+  expect(requested).toEqual(['en', 'es']);
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+
+  // Back to English: already loaded, nothing is fetched again.
+  await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
+  await page.getByRole('link', { name: 'Live casino' }).first().waitFor();
+  expect(requested).toEqual(['en', 'es']);
+
+  // The stored choice is the only dictionary of the next first load.
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');
+  await page.getByRole('link', { name: 'Casino ao vivo' }).first().waitFor();
+  requested.length = 0;
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.getByRole('link', { name: 'Casino ao vivo' }).first().waitFor();
+  expect(requested).toEqual(['pt']);
+  await page.close();
+});
