@@ -6,6 +6,7 @@ import { LANGUAGES, isLanguage, type MessageKey } from '../i18n/index.ts';
 import { useT } from './i18n-context.ts';
 import { useServices } from './services.ts';
 import { useFlow } from './wiring.ts';
+import { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
 import { Button } from './components/Form.tsx';
 import { theme } from './theme.ts';
 
@@ -192,7 +193,7 @@ const BADGE_MAX = 99;
  */
 function NotificationsButton({ onOpen }: { onOpen: () => void }) {
   const { t, language } = useT();
-  const actor = useFlow('unreadNotifications');
+  const actor = useFlow(unreadNotificationsMachine);
   const unread = useSelector(actor, (s) => s.context.unreadCount) ?? 0;
   const open = new URLSearchParams(useSearch()).get('dialog') === 'notifications';
   const wasOpen = useRef(open);

@@ -1,6 +1,6 @@
 import { createContext, useContext, useState } from 'react';
 import { useActorRef } from '@xstate/react';
-import { createActor, fromPromise, type ActorRefFrom, type InputFrom, type InspectionEvent } from 'xstate';
+import { createActor, fromPromise, type ActorRefFrom, type AnyStateMachine, type InputFrom, type InspectionEvent } from 'xstate';
 import toast from 'react-hot-toast';
 import { navigate as navigateTo } from 'wouter/use-browser-location';
 import { createApiClient } from '../api/client.ts';
@@ -9,23 +9,24 @@ import { createTranslator, LANGUAGE_STORAGE_KEY, storedLanguage, type Language, 
 import { createApiActors, type ApiActors } from '../machines/actors.ts';
 import { appMachine } from '../machines/app.machine.ts';
 import type { Notice } from '../machines/effects.ts';
-import { forgotPasswordMachine } from '../machines/forgotPassword.machine.ts';
-import { loginMachine, type Session } from '../machines/login.machine.ts';
-import { notificationsMachine } from '../machines/notifications.machine.ts';
-import { pageMachine } from '../machines/page.machine.ts';
-import { registerMachine } from '../machines/register.machine.ts';
-import { resetPasswordMachine } from '../machines/resetPassword.machine.ts';
+import type { forgotPasswordMachine } from '../machines/forgotPassword.machine.ts';
+import type { loginMachine, Session } from '../machines/login.machine.ts';
+import type { notificationsMachine } from '../machines/notifications.machine.ts';
+import type { pageMachine } from '../machines/page.machine.ts';
+import type { registerMachine } from '../machines/register.machine.ts';
+import type { resetPasswordMachine } from '../machines/resetPassword.machine.ts';
 import { settingsMachine } from '../machines/settings.machine.ts';
-import { socialSignInMachine, type FacebookLoginRequest } from '../machines/socialSignIn.machine.ts';
-import { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
-import { verifyEmailMachine } from '../machines/verifyEmail.machine.ts';
+import type { FacebookLoginRequest, socialSignInMachine } from '../machines/socialSignIn.machine.ts';
+import type { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
+import type { verifyEmailMachine } from '../machines/verifyEmail.machine.ts';
 import { createSocialSignIn, type SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 
 /*
  * The composition root: the one place where every machine gets its real actors and actions
- * (ARCHITECTURE: `machine.provide` at one place). Views take a running flow with `useFlow(name)` and only
- * read its state and send it events. What one flow tells another (a login starting the session, a flow
+ * (ARCHITECTURE: `machine.provide` at one place). Views take a running flow with `useFlow(machine)` and
+ * only read its state and send it events. Only the root machines are imported here: a flow's machine
+ * comes with the lazily loaded view that renders it, and meets its implementations in `useFlow`. What one flow tells another (a login starting the session, a flow
  * closing its dialog) is a named action of its machine, so it shows in the flow charts, and is given its
  * meaning here.
  *
@@ -67,7 +68,28 @@ function safely(write: () => void): void {
   }
 }
 
-function createFlows(outside: Outside, app: ActorRefFrom<typeof appMachine>, settings: ActorRefFrom<typeof settingsMachine>) {
+/** Every flow a view runs, by machine id (a unit test keeps this list and src/machines/index.ts in step). */
+interface FlowMachines {
+  login: typeof loginMachine;
+  socialSignIn: typeof socialSignInMachine;
+  register: typeof registerMachine;
+  verifyEmail: typeof verifyEmailMachine;
+  forgotPassword: typeof forgotPasswordMachine;
+  resetPassword: typeof resetPasswordMachine;
+  notifications: typeof notificationsMachine;
+  unreadNotifications: typeof unreadNotificationsMachine;
+  page: typeof pageMachine;
+}
+export type FlowName = keyof FlowMachines;
+type FlowMachine = FlowMachines[FlowName];
+type Implementations<TMachine extends AnyStateMachine> = Parameters<TMachine['provide']>[0];
+export type FlowImplementations = { [N in FlowName]: Implementations<FlowMachines[N]> };
+
+function createFlows(
+  outside: Outside,
+  app: ActorRefFrom<typeof appMachine>,
+  settings: ActorRefFrom<typeof settingsMachine>,
+): FlowImplementations {
   const { actors, notify } = outside;
   const notifyAction = (_: unknown, notice: Notice) => notify(notice);
   const sessionStarted = (_: unknown, session: Session) =>
@@ -85,11 +107,11 @@ function createFlows(outside: Outside, app: ActorRefFrom<typeof appMachine>, set
   const navigate = (_: unknown, params: { to: string }) => outside.navigate(params.to);
 
   return {
-    login: loginMachine.provide({
+    login: {
       actors: { login: actors.login },
       actions: { sessionStarted, closeDialog, notify: notifyAction },
-    }),
-    socialSignIn: socialSignInMachine.provide({
+    },
+    socialSignIn: {
       actors: {
         googleLogin: actors.googleLogin,
         facebookLogin: actors.facebookLogin,
@@ -107,35 +129,33 @@ function createFlows(outside: Outside, app: ActorRefFrom<typeof appMachine>, set
         notify: notifyAction,
         closeDialog,
       },
-    }),
-    register: registerMachine.provide({
+    },
+    register: {
       actors: { loadCountries: actors.loadCountries, signup: actors.signup },
       actions: { notify: notifyAction },
-    }),
-    verifyEmail: verifyEmailMachine.provide({
+    },
+    verifyEmail: {
       actors: { verifyEmail: actors.verifyEmail },
       actions: { notify: notifyAction, navigate },
-    }),
-    forgotPassword: forgotPasswordMachine.provide({
+    },
+    forgotPassword: {
       actors: { forgotPassword: actors.forgotPassword },
       actions: { notify: notifyAction },
-    }),
-    resetPassword: resetPasswordMachine.provide({
+    },
+    resetPassword: {
       actors: { resetPassword: actors.resetPassword },
       actions: { notify: notifyAction, navigate },
-    }),
-    notifications: notificationsMachine.provide({
+    },
+    notifications: {
       actors: { loadNotifications: actors.loadNotifications, markNotificationsRead: actors.markNotificationsRead },
-    }),
-    unreadNotifications: unreadNotificationsMachine.provide({
+    },
+    unreadNotifications: {
       actors: { loadNotifications: actors.loadNotifications },
-    }),
-    page: pageMachine.provide({ actors: { loadPages: actors.loadPages } }),
+    },
+    page: { actors: { loadPages: actors.loadPages } },
   };
 }
 
-export type Flows = ReturnType<typeof createFlows>;
-export type FlowName = keyof Flows;
 
 export interface Wiring {
   /** The root: boot, session, language. */
@@ -144,8 +164,8 @@ export interface Wiring {
   settings: ActorRefFrom<typeof settingsMachine>;
   /** Google's and Facebook's SDKs, loaded on first use (their buttons are drawn by the views). */
   social: SocialSignIn;
-  /** Every other flow, with its real actors and actions, started by the view that renders it. */
-  flows: Flows;
+  /** Every other flow's real actors and actions, by machine id, for the view that runs it (useFlow). */
+  flows: FlowImplementations;
   inspect: (event: InspectionEvent) => void;
   /** Opens a dialog or a screen from a view's link or button. */
   navigate(to: string, options?: { replace?: boolean }): void;
@@ -239,15 +259,22 @@ export function useWiring(): Wiring {
 }
 
 /**
- * A running flow for a view: the machine as the composition root provided it, started with the view and
- * stopped when it unmounts (the input is read once, at start).
+ * A running flow for a view: the machine with its implementations from the composition root, started with
+ * the view and stopped when it unmounts (the input is read once, at start).
  */
-export function useFlow<N extends FlowName>(
-  name: N,
-  ...[input]: undefined extends InputFrom<Flows[N]> ? [input?: InputFrom<Flows[N]>] : [input: InputFrom<Flows[N]>]
-): ActorRefFrom<Flows[N]> {
+export function useFlow<TMachine extends FlowMachine>(
+  machine: TMachine,
+  ...[input]: undefined extends InputFrom<TMachine> ? [input?: InputFrom<TMachine>] : [input: InputFrom<TMachine>]
+): ActorRefFrom<TMachine> {
   const wiring = useWiring();
-  const [machine] = useState(() => wiring.flows[name]);
+  const [provided] = useState(() => provide(machine, wiring.flows));
   const [options] = useState(() => (input === undefined ? { inspect: wiring.inspect } : { input, inspect: wiring.inspect }));
-  return useActorRef(machine, options) as ActorRefFrom<Flows[N]>;
+  return useActorRef(provided, options) as ActorRefFrom<TMachine>;
+}
+
+/** The machine with its real implementations: found by its id, which is its name among the flows. */
+export function provide<TMachine extends FlowMachine>(machine: TMachine, flows: FlowImplementations): TMachine {
+  const implementations = flows[machine.id as FlowName];
+  if (implementations === undefined) throw new Error(`no implementations for the flow ${machine.id}`);
+  return (machine.provide as (implementations: unknown) => TMachine)(implementations);
 }

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
+import { verifyEmailMachine } from '../../machines/verifyEmail.machine.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button } from '../components/Form.tsx';
 import { Actions, Panel } from './parts.tsx';
@@ -19,7 +20,7 @@ export interface EmailVerifiedDialogProps {
  */
 export default function EmailVerifiedDialog({ token, onClose, onLogin }: EmailVerifiedDialogProps) {
   const { t } = useT();
-  const actor = useFlow('verifyEmail', { token });
+  const actor = useFlow(verifyEmailMachine, { token });
   const verifying = useSelector(actor, (s) => s.matches('verifying'));
   const verified = useSelector(actor, (s) => s.matches('verified'));
 

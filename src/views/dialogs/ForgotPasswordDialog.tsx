@@ -3,6 +3,7 @@ import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
+import { forgotPasswordMachine } from '../../machines/forgotPassword.machine.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { Button, FormError, TextField } from '../components/Form.tsx';
 import { Actions, fieldMessages, Form, Intro, Links, Panel, type AccountDialogName } from './parts.tsx';
@@ -15,7 +16,7 @@ export interface ForgotPasswordDialogProps {
 /** The forgot-password dialog: an email, then word that the reset link is on its way. */
 export default function ForgotPasswordDialog({ onClose, switchTo }: ForgotPasswordDialogProps) {
   const { t } = useT();
-  const actor = useFlow('forgotPassword');
+  const actor = useFlow(forgotPasswordMachine);
   const email = useSelector(actor, (s) => s.context.values.email);
   const emailErrors = useSelector(actor, (s) => s.context.fieldErrors.email);
   const errorCode = useSelector(actor, (s) => s.context.errorCode);

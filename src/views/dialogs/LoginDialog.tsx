@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
-import type { LoginField } from '../../machines/login.machine.ts';
+import { loginMachine, type LoginField } from '../../machines/login.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
@@ -17,7 +17,7 @@ export interface LoginDialogProps {
 /** The login dialog (SPEC §4): email or username and password, or a configured social sign-in. */
 export default function LoginDialog(props: LoginDialogProps) {
   const { t } = useT();
-  const actor = useFlow('login');
+  const actor = useFlow(loginMachine);
   const values = useSelector(actor, (s) => s.context.values);
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const failed = useSelector(actor, (s) => s.matches('failed'));

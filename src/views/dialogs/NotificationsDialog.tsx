@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
 import { formatDate, formatNumber } from '../../format.ts';
-import { hasMoreNotifications } from '../../machines/notifications.machine.ts';
+import { hasMoreNotifications, notificationsMachine } from '../../machines/notifications.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
@@ -82,7 +82,7 @@ export interface NotificationsDialogProps {
  */
 export default function NotificationsDialog({ onClose }: NotificationsDialogProps) {
   const { t, language } = useT();
-  const actor = useFlow('notifications', {});
+  const actor = useFlow(notificationsMachine, {});
   const status = useSelector(actor, (s) =>
     s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : s.matches('empty') ? 'empty' : 'shown',
   );

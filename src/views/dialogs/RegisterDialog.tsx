@@ -3,11 +3,7 @@ import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
 import type { components } from '../../api/schema.d.ts';
 import type { MessageKey } from '../../i18n/index.ts';
-import {
-  passwordTicks,
-  statesOfCountry,
-  type SignupField,
-} from '../../machines/register.machine.ts';
+import { passwordTicks, registerMachine, statesOfCountry, type SignupField } from '../../machines/register.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
@@ -48,7 +44,7 @@ function referralCodeFromLink(): string | null {
 /** The register dialog (SPEC §4 signup, §5 rules): every field checked as the player types. */
 export default function RegisterDialog({ onClose, switchTo }: RegisterDialogProps) {
   const { t } = useT();
-  const actor = useFlow('register', { referralCode: referralCodeFromLink() });
+  const actor = useFlow(registerMachine, { referralCode: referralCodeFromLink() });
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, countries, errorCode } = snapshot.context;
   const submitting = snapshot.matches({ form: 'submitting' });

@@ -1,10 +1,7 @@
 import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
-import {
-  passwordTicks,
-  type ResetPasswordField,
-} from '../../machines/resetPassword.machine.ts';
+import { passwordTicks, resetPasswordMachine, type ResetPasswordField } from '../../machines/resetPassword.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
@@ -20,7 +17,7 @@ export interface ResetPasswordDialogProps {
 /** The reset-password dialog opened from the emailed link; on success the machine goes to '/'. */
 export default function ResetPasswordDialog({ token, onClose }: ResetPasswordDialogProps) {
   const { t } = useT();
-  const actor = useFlow('resetPassword', { token });
+  const actor = useFlow(resetPasswordMachine, { token });
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, errorCode } = snapshot.context;
   const submitting = snapshot.matches('submitting');

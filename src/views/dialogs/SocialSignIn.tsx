@@ -4,6 +4,7 @@ import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
 import { useT } from '../i18n-context.ts';
 import { useWiring, useFlow } from '../wiring.ts';
+import { socialSignInMachine } from '../../machines/socialSignIn.machine.ts';
 import { Button, FormError } from '../components/Form.tsx';
 import { Actions, Divider } from './parts.tsx';
 
@@ -36,7 +37,7 @@ export function SocialSignIn() {
 
   const facebookAppId = social?.facebookAppId ?? null;
   const googleClientId = social?.googleClientId ?? null;
-  const actor = useFlow('socialSignIn');
+  const actor = useFlow(socialSignInMachine);
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const errorCode = useSelector(actor, (s) => s.context.errorCode);
   const busy = useSelector(actor, (s) => !s.matches('idle') && !s.matches('failed'));

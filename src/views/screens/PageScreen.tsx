@@ -5,7 +5,7 @@ import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { formatDate } from '../../format.ts';
-import type { PageSlug } from '../../machines/page.machine.ts';
+import { pageMachine, type PageSlug } from '../../machines/page.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow, useWiring } from '../wiring.ts';
 import { EmptyState, Screen } from '../components/Screen.tsx';
@@ -33,7 +33,7 @@ const Content = styled('article')`
 
 function PageBody({ slug }: { slug: PageSlug }) {
   const { t, language } = useT();
-  const actor = useFlow('page', { slug, language });
+  const actor = useFlow(pageMachine, { slug, language });
   const state = useSelector(actor, (s) => s);
   const send = actor.send;
   const page = state.context.page;

@@ -4,10 +4,12 @@ import { LANGUAGE_STORAGE_KEY } from '../../../src/i18n/index.ts';
 import type { ApiActors } from '../../../src/machines/actors.ts';
 import type { Notice } from '../../../src/machines/effects.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
-import type { Session } from '../../../src/machines/login.machine.ts';
+import { machines } from '../../../src/machines/index.ts';
+import { loginMachine, type Session } from '../../../src/machines/login.machine.ts';
+import type { RestoredSession } from '../../../src/machines/app.machine.ts';
 import type { Settings } from '../../../src/machines/settings.machine.ts';
-import type { SocialSession } from '../../../src/machines/socialSignIn.machine.ts';
-import { createWiring, LOGIN_TIME_STORAGE_KEY, TOKEN_STORAGE_KEY, type Outside } from '../../../src/views/wiring.ts';
+import { socialSignInMachine, type SocialSession } from '../../../src/machines/socialSignIn.machine.ts';
+import { createWiring, LOGIN_TIME_STORAGE_KEY, provide, TOKEN_STORAGE_KEY, type Outside } from '../../../src/views/wiring.ts';
 import { aUser, DEFAULT_SETTINGS, flush } from '../machines/fixtures.ts';
 import { MemoryStorage } from './harness.tsx';
 
@@ -31,9 +33,9 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
   let address = new URL(options.address ?? '/', 'http://localhost');
   const outside: Outside = {
     actors: {
-      restoreSession: fromPromise(async () => null),
+      restoreSession: fromPromise<RestoredSession | null>(async () => null),
       fetchProfile: noAnswer(),
-      logout: fromPromise(async () => undefined),
+      logout: fromPromise<void>(async () => undefined),
       login: noAnswer(),
       googleLogin: noAnswer(),
       facebookLogin: noAnswer(),
@@ -73,7 +75,7 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
 const session: Session = { accessToken: 'token-1', user: aUser() };
 
 async function logIn(world: ReturnType<typeof wire>) {
-  const login = createActor(world.wiring.flows.login).start();
+  const login = createActor(provide(loginMachine, world.wiring.flows)).start();
   login.send({ type: 'FIELD.CHANGE', field: 'email', value: 'ana7' });
   login.send({ type: 'FIELD.CHANGE', field: 'password', value: 'Secret1!' });
   login.send({ type: 'SUBMIT' });
@@ -82,6 +84,14 @@ async function logIn(world: ReturnType<typeof wire>) {
 }
 
 describe('the composition root', () => {
+  it('has the implementations of every flow a view runs, under the machine ids', () => {
+    const { wiring } = wire();
+    const roots = ['app', 'settings'];
+    const flows = Object.values(machines).filter((machine) => !roots.includes(machine.id));
+    expect(Object.keys(wiring.flows).sort()).toEqual(flows.map((machine) => machine.id).sort());
+    expect(Object.keys(machines).sort()).toEqual([...roots, ...Object.keys(wiring.flows)].sort());
+  });
+
   it("starts the session when a login succeeds, closes the login dialog in the address and says so", async () => {
     const world = wire({ address: '/casino?dialog=login&ref=ANA', actors: { login: fromPromise(async () => session) } });
     await flush();
@@ -112,7 +122,7 @@ describe('the composition root', () => {
       actors: { facebookLogin: fromPromise(async () => social) },
     });
     await flush();
-    const flow = createActor(world.wiring.flows.socialSignIn).start();
+    const flow = createActor(provide(socialSignInMachine, world.wiring.flows)).start();
     flow.send({ type: 'FACEBOOK.START' });
     await flush();
     expect(world.facebookCalls).toEqual([{ appId: 'fb-app', locale: 'pt' }]);
@@ -125,7 +135,7 @@ describe('the composition root', () => {
   it('fails the Facebook sign-in when the server has no Facebook app configured', async () => {
     const world = wire({ settings: { socialLogin: { googleClientId: null, facebookAppId: null } } });
     await flush();
-    const flow = createActor(world.wiring.flows.socialSignIn).start();
+    const flow = createActor(provide(socialSignInMachine, world.wiring.flows)).start();
     flow.send({ type: 'FACEBOOK.START' });
     await flush();
     expect(world.facebookCalls).toEqual([]);
