@@ -6,10 +6,9 @@ import { loginFixtures } from '../../src/flows/fixtures/login.ts';
 import type { SnapshotFrom } from 'xstate';
 import type { LoginField, loginMachine, Session } from '../../src/machines/login.machine.ts';
 import LoginDialog from '../../src/views/dialogs/LoginDialog.tsx';
-import { renderWithServices } from '../unit/views/harness.tsx';
 import { changesAValue, fillsInOrder } from './filters.ts';
 import { describeModel, outputOf, type View } from './run.tsx';
-import { button, dialogInAddress, expectButton, expectField, formAlerts, setField } from './see.tsx';
+import { button, renderDialogInAddress, expectButton, expectField, formAlerts, setField } from './see.tsx';
 
 vi.mock('@xstate/react', async (original) => (await import('./instrument.ts')).instrumented(await original()));
 
@@ -32,14 +31,8 @@ function seeForm(view: LoginView, snapshot: LoginSnapshot) {
 describeModel('login', {
   fixtures: loginFixtures,
   filterEvents: (snapshot, event) => changesAValue(snapshot, event) && fillsInOrder(loginFixtures.events['FIELD.CHANGE'])(snapshot, event),
-  render: (view) => {
-    const { Stage, address, navigate } = dialogInAddress('login');
-    return renderWithServices(<Stage>{(close) => <LoginDialog onClose={close} switchTo={() => {}} />}</Stage>, {
-      actors: view.actors,
-      address,
-      navigate,
-    });
-  },
+  render: (view) =>
+    renderDialogInAddress('login', (close) => <LoginDialog onClose={close} switchTo={() => {}} />, { actors: view.actors }),
   events: {
     'FIELD.CHANGE': (view, event) => setField(view.user, view.t(LABELS[event.field]), event.value),
     SUBMIT: (view) => view.user.click(button(view.t('auth.login.submit'))),

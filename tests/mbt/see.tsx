@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { Translator } from '../../src/i18n/index.ts';
 import { fieldMessages } from '../../src/views/dialogs/parts.tsx';
 import type { UserEvents } from './run.tsx';
+import { renderWithServices, type Harness, type HarnessOptions } from '../unit/views/harness.tsx';
 
 /*
  * What the player sees and does, shared by the model tests: dialogs that really close, fields found by
@@ -17,25 +18,30 @@ export function Stage({ children }: { children: (close: () => void) => ReactElem
 }
 
 /**
- * A dialog opened from the address (`/?dialog=name`) as the app opens it, for the harness: shown until a
- * navigation takes it out of the address (a flow that closes its dialog does so through the wiring).
+ * Renders a dialog opened from the address (`/?dialog=name`) as the app opens it: shown until a navigation
+ * takes it out of the address (a flow that closes its dialog does so through the wiring), or it closes itself.
  */
-export function dialogInAddress(name: string) {
+export function renderDialogInAddress(
+  name: string,
+  dialog: (close: () => void) => ReactElement,
+  options: HarnessOptions = {},
+): Harness {
   let close = () => {};
-  return {
-    address: `/?dialog=${name}`,
-    navigate: (to: string) => {
-      if (new URL(to, 'http://localhost').searchParams.get('dialog') !== name) close();
+  return renderWithServices(
+    <Stage>
+      {(onClose) => {
+        close = onClose;
+        return dialog(onClose);
+      }}
+    </Stage>,
+    {
+      ...options,
+      address: `/?dialog=${name}`,
+      navigate: (to) => {
+        if (new URL(to, 'http://localhost').searchParams.get('dialog') !== name) close();
+      },
     },
-    Stage: ({ children }: { children: (close: () => void) => ReactElement }) => (
-      <Stage>
-        {(onClose) => {
-          close = onClose;
-          return children(onClose);
-        }}
-      </Stage>
-    ),
-  };
+  );
 }
 
 /** Replaces what a field holds the way a player does: select it all, then paste (or delete) — one change. */

@@ -7,9 +7,8 @@ import { socialSignInFixtures } from '../../src/flows/fixtures/socialSignIn.ts';
 import type { SocialSession, socialSignInMachine } from '../../src/machines/socialSignIn.machine.ts';
 import LoginDialog from '../../src/views/dialogs/LoginDialog.tsx';
 import type { FacebookLogin, SocialSignIn } from '../../src/views/social.ts';
-import { renderWithServices } from '../unit/views/harness.tsx';
 import { describeModel, outputOf, type View } from './run.tsx';
-import { button, dialogInAddress, formAlerts } from './see.tsx';
+import { button, formAlerts, renderDialogInAddress } from './see.tsx';
 
 vi.mock('@xstate/react', async (original) => (await import('./instrument.ts')).instrumented(await original()));
 
@@ -41,19 +40,15 @@ async function seeButtons(view: SocialView, busy: boolean) {
 
 describeModel('socialSignIn', {
   fixtures: socialSignInFixtures,
-  render: (view) => {
-    const { Stage, address, navigate } = dialogInAddress('login');
-    return renderWithServices(<Stage>{(close) => <LoginDialog onClose={close} switchTo={() => {}} />}</Stage>, {
+  render: (view) =>
+    renderDialogInAddress('login', (close) => <LoginDialog onClose={close} switchTo={() => {}} />, {
       actors: view.actors,
-      address,
-      navigate,
       settings: { socialLogin: SOCIAL_SETTINGS.socialLogin },
       social: {
         renderGoogleButton,
         facebookLogin: (options) => view.call<FacebookLogin | null>('askFacebook', options),
       },
-    });
-  },
+    }),
   events: {
     'GOOGLE.CREDENTIAL': async (view, event) => {
       credential = event.credential;
