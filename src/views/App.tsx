@@ -1,15 +1,14 @@
 import { createElement, lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { setup as setupGoober, glob } from 'goober';
-import { Toaster } from 'react-hot-toast';
 import { useSelector } from '@xstate/react';
 import { Route, Switch, useLocation, useSearch } from 'wouter';
 import { createTranslator, loadDictionary, type Language, type Translator } from '../i18n/index.ts';
 import { TranslatorContext, useT } from './i18n-context.ts';
-import { createBrowserWiring, RESET_FLOWS_EVENT, WiringContext, type Wiring } from './wiring.ts';
+import { createBrowserWiring, RESET_FLOWS_EVENT, TOAST_EVENT, toastRequested, WiringContext, type Wiring } from './wiring.ts';
 import { Layout } from './Layout.tsx';
 import { EmptyState, Screen } from './components/Screen.tsx';
-import { theme, toasterOptions } from './theme.ts';
+import { theme } from './theme.ts';
 
 // Every screen but the lobby is a chunk of its own, loaded when its route is visited.
 const Screens = () => import('./screens/Screens.tsx');
@@ -23,6 +22,8 @@ const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m
 const ReferAFriendScreen = lazy(() => Screens().then((m) => ({ default: m.ReferAFriendScreen })));
 const PageScreen = lazy(() => import('./screens/PageScreen.tsx'));
 const DialogHost = lazy(() => import('./dialogs/DialogHost.tsx'));
+// The toast area (SPEC §9) and its library: mounted with the first toast.
+const Toasts = lazy(() => import('./Toasts.tsx'));
 // The reviewers' flow charts: their own chunk (with ELK loaded after it), never in the player's bundle.
 const FlowsScreen = lazy(() => import('./flows/FlowsScreen.tsx'));
 
@@ -165,6 +166,24 @@ function useTranslator(language: Language): Translator {
   return translator;
 }
 
+/** The toast area: mounted once the first toast is asked for, which then shows in it. */
+function ToastArea() {
+  const [wanted, setWanted] = useState(toastRequested);
+  useEffect(() => {
+    if (wanted) return;
+    const want = () => setWanted(true);
+    window.addEventListener(TOAST_EVENT, want);
+    // A toast asked for between the first render and this subscription.
+    if (toastRequested()) want();
+    return () => window.removeEventListener(TOAST_EVENT, want);
+  }, [wanted]);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <Toasts />
+    </Suspense>
+  ) : null;
+}
+
 function Root() {
   const [wiring] = useState(createBrowserWiring);
   return <Translated wiring={wiring} />;
@@ -187,7 +206,7 @@ function Translated({ wiring }: { wiring: Wiring }) {
           <Routes key={generation} />
         </Layout>
         <Dialogs key={generation} />
-        <Toaster {...toasterOptions} />
+        <ToastArea />
       </TranslatorContext.Provider>
     </WiringContext.Provider>
   );

@@ -1,7 +1,6 @@
 import { createContext, useContext, useState } from 'react';
 import { useActorRef } from '@xstate/react';
 import { createActor, fromPromise, type ActorRefFrom, type AnyStateMachine, type InputFrom, type InspectionEvent } from 'xstate';
-import toast from 'react-hot-toast';
 import { navigate as navigateTo } from 'wouter/use-browser-location';
 import { createApiClient } from '../api/client.ts';
 import { errorMessageKey } from '../api/errors.ts';
@@ -38,6 +37,21 @@ export const TOKEN_STORAGE_KEY = 'casino.token';
 export const LOGIN_TIME_STORAGE_KEY = 'casino.lastLoginAt';
 /** Sent by the resetFlows action; the app restarts every flow it renders. */
 export const RESET_FLOWS_EVENT = 'casino:reset-flows';
+/** Sent with the first toast: the app mounts its toast area then (the toast library is loaded on demand). */
+export const TOAST_EVENT = 'casino:toast';
+let toastShown = false;
+
+/** Whether a toast was asked for already (one may come while the app is still mounting: a session that ended). */
+export function toastRequested(): boolean {
+  return toastShown;
+}
+
+/** Shows a toast (SPEC §9): the library is a chunk of its own, fetched with the first toast, not in the first load. */
+function showToast(tone: 'success' | 'error', text: string): void {
+  toastShown = true;
+  window.dispatchEvent(new Event(TOAST_EVENT));
+  void import('react-hot-toast').then(({ default: toast }) => (tone === 'success' ? toast.success(text) : toast.error(text)));
+}
 
 /** Dialogs a flow closes when it has done its work (the login and register dialogs, `?dialog=` in the address). */
 const ACCOUNT_DIALOGS = ['login', 'register'];
@@ -227,13 +241,8 @@ export function createBrowserWiring(): Wiring {
   const notify = (notice: Notice) => {
     // The language's dictionary may still be on its way after a switch: English stands in meanwhile.
     const { t } = createTranslator(wiring?.app.getSnapshot().context.language ?? storedLanguage(storage));
-    if ('message' in notice) {
-      const text = t(notice.message as MessageKey);
-      if (notice.tone === 'success') toast.success(text);
-      else toast.error(text);
-      return;
-    }
-    toast.error(t(errorMessageKey(notice.code, notice.fallback)));
+    if ('message' in notice) showToast(notice.tone, t(notice.message as MessageKey));
+    else showToast('error', t(errorMessageKey(notice.code, notice.fallback)));
   };
   wiring = createWiring({
     actors: createApiActors(client, { readToken: () => storage?.getItem(TOKEN_STORAGE_KEY) ?? null }),
