@@ -2,7 +2,6 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import openapiGlue from 'fastify-openapi-glue';
 import responseValidation from '@fastify/response-validation';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ErrorObject } from 'ajv';
@@ -10,6 +9,7 @@ import type { AppContext } from './context.ts';
 import { ApiError, errorName, type ErrorCode, type FieldIssue } from './errors.ts';
 import { assertMayUse } from './domain/auth.ts';
 import { findUserById } from './domain/users.ts';
+import { isClientRoute, serveSpa } from './http/static.ts';
 import { authMode, listOperations, loadOpenApi, OPENAPI_PATH, resolveRef, type OperationInfo } from './http/openapi.ts';
 import type { Auth, JsonHandlers, RawHandlers } from './http/types.ts';
 import { createHandlers } from './http/handlers.ts';
@@ -312,9 +312,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     reply.code(failure.status).type('application/json').send(envelope(failure.code, failure.status, failure.fields));
   });
   const spaDir = options.spaDir;
-  if (spaDir) await app.register(fastifyStatic, { root: spaDir, wildcard: false });
+  if (spaDir) await serveSpa(app, spaDir);
   app.setNotFoundHandler((req, reply) => {
-    if (spaDir && req.method === 'GET' && !req.url.startsWith('/api/')) {
+    if (spaDir && isClientRoute(req.method, req.url)) {
       reply.type('text/html').sendFile('index.html');
       return;
     }

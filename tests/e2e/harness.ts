@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
 
@@ -63,11 +62,15 @@ export async function startProductServer(env: Record<string, string> = {}): Prom
 
 export interface ScriptLoad {
   url: string;
+  /** The script as the browser runs it. */
   bytes: number;
-  gzipBytes: number;
+  /** The body as it came over the wire (compressed when the server compressed it). */
+  wireBytes: number;
+  /** The response's Content-Encoding ('br', 'gzip'), '' when none. */
+  encoding: string;
 }
 
-/** Every JavaScript file the page requests until the network is idle, with its gzipped size. */
+/** Every JavaScript file the page requests until the network is idle, with its size on the wire. */
 export async function scriptsLoaded(page: Page, url: string): Promise<ScriptLoad[]> {
   const scripts: ScriptLoad[] = [];
   const pending: Promise<void>[] = [];
@@ -75,8 +78,13 @@ export async function scriptsLoaded(page: Page, url: string): Promise<ScriptLoad
     const type = response.headers()['content-type'] ?? '';
     if (!type.includes('javascript')) return;
     pending.push(
-      response.body().then((body) => {
-        scripts.push({ url: response.url(), bytes: body.length, gzipBytes: gzipSync(body, { level: 9 }).length });
+      Promise.all([response.body(), response.request().sizes()]).then(([body, sizes]) => {
+        scripts.push({
+          url: response.url(),
+          bytes: body.length,
+          wireBytes: sizes.responseBodySize,
+          encoding: response.headers()['content-encoding'] ?? '',
+        });
       }),
     );
   });
