@@ -1,6 +1,9 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from './schema.d.ts';
-import { errorCodeOf } from './errors.ts';
+import type { components, paths } from './schema.d.ts';
+import { firstErrorOf } from './envelope.ts';
+
+/** SPEC §6: the code of an account an admin inactivated; any call that meets it ends the session. */
+const INACTIVE: components['schemas']['ErrorCode'] = 'USER_INACTIVE';
 
 /** SPEC §9: every request gives up after 30 seconds. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -102,7 +105,7 @@ export function createApiClient(options: ApiClientOptions) {
           .clone()
           .json()
           .catch(() => null);
-        if (errorCodeOf(body) === 'USER_INACTIVE') options.onInactive();
+        if (firstErrorOf(body)?.description === INACTIVE) options.onInactive();
       }
       return response;
     },

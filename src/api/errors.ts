@@ -7,6 +7,7 @@ import type { components } from './schema.d.ts';
 import type { RuleCode } from '../rules/codes.ts';
 import type { en } from '../i18n/en.ts';
 import type { MessageKey } from '../i18n/index.ts';
+import { firstErrorOf, isRecord } from './envelope.ts';
 
 /** `errors[].description` of the error envelope: the `ErrorCode` enum of openapi.yaml. */
 export type ErrorCode = components['schemas']['ErrorCode'];
@@ -114,21 +115,13 @@ export const FLOW_FALLBACK_KEYS: Readonly<Record<FlowFallback, MessageKey>> = {
   default: 'errors.fallback', // 'Internal Server Error!' (also a withdrawal without spendRequestId)
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
-/** The first error of an envelope, when the body is one. */
-function firstError(body: unknown): Record<string, unknown> | null {
-  if (!isRecord(body) || !Array.isArray(body.errors)) return null;
-  const first: unknown = body.errors[0];
-  return isRecord(first) ? first : null;
-}
 
 /**
  * The code of an error envelope (`errors[0].description`), or null for anything else: no body, HTML from
  * a proxy, a success envelope, or a code this SPA does not know.
  */
 export function errorCodeOf(body: unknown): ErrorCode | null {
-  const description = firstError(body)?.description;
+  const description = firstErrorOf(body)?.description;
   return isErrorCode(description) ? description : null;
 }
 

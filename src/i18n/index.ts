@@ -7,35 +7,58 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 export const LANGUAGE_STORAGE_KEY = 'casino.language';
 
 /*
- * Each dictionary is a chunk of its own: a visitor downloads the language they use, and another one only
- * when they choose it. The entry loads the stored language's dictionary beside the app; a language
- * picked later is loaded before the interface switches to it.
+ * Each language's dictionary comes in two chunks of its own: the shell (header, navigation, lobby), which
+ * the entry loads beside the app for the stored language, and the screens (error messages, forms, wallet,
+ * profile, bonuses, pages), loaded with the first lazily loaded screen, dialog or toast. A visitor
+ * downloads only their language's shell for the lobby; a language picked later is loaded whole before the
+ * interface switches to it.
  */
-const importers: Record<Language, () => Promise<Dictionary>> = {
-  en: () => import('./en.ts').then((module) => module.en),
-  pt: () => import('./pt.ts').then((module) => module.pt),
-  es: () => import('./es.ts').then((module) => module.es),
+type Part = 'shell' | 'screens';
+const importers: Record<Language, Record<Part, () => Promise<Partial<Dictionary>>>> = {
+  en: {
+    shell: () => import('./en.shell.ts').then((module) => module.enShell),
+    screens: () => import('./en.screens.ts').then((module) => module.enScreens),
+  },
+  pt: {
+    shell: () => import('./pt.shell.ts').then((module) => module.ptShell),
+    screens: () => import('./pt.screens.ts').then((module) => module.ptScreens),
+  },
+  es: {
+    shell: () => import('./es.shell.ts').then((module) => module.esShell),
+    screens: () => import('./es.screens.ts').then((module) => module.esScreens),
+  },
 };
 
-/** The dictionaries loaded so far (tests register all three). */
-const loaded: Partial<Record<Language, Dictionary>> = {};
+/** The dictionaries loaded so far, each with the parts that have arrived (tests register all three whole). */
+const loaded: Partial<Record<Language, Partial<Dictionary>>> = {};
+const loadedParts = new Map<Language, Set<Part>>();
 
-/** Makes a dictionary available to createTranslator without loading it (tests, and after a load). */
-export function registerDictionary(language: Language, dictionary: Dictionary): void {
-  loaded[language] = dictionary;
+/** Makes (part of) a dictionary available to every translator, without loading it (tests, and after a load). */
+export function registerDictionary(language: Language, dictionary: Partial<Dictionary>): void {
+  loaded[language] = { ...loaded[language], ...dictionary };
 }
 
-export function isDictionaryLoaded(language: Language): boolean {
-  return loaded[language] !== undefined;
+async function loadPart(language: Language, part: Part): Promise<void> {
+  const parts = loadedParts.get(language) ?? new Set<Part>();
+  if (parts.has(part)) return;
+  registerDictionary(language, await importers[language][part]());
+  parts.add(part);
+  loadedParts.set(language, parts);
 }
 
-/** Loads a language's dictionary once; later calls answer from memory. */
-export async function loadDictionary(language: Language): Promise<Dictionary> {
-  const known = loaded[language];
-  if (known) return known;
-  const dictionary = await importers[language]();
-  registerDictionary(language, dictionary);
-  return dictionary;
+/** The first load: the shell of the stored language. */
+export function loadShellDictionary(language: Language): Promise<void> {
+  return loadPart(language, 'shell');
+}
+
+/** A language the player picks: both parts, before the interface switches to it. */
+export async function loadDictionary(language: Language): Promise<void> {
+  await Promise.all([loadPart(language, 'shell'), loadPart(language, 'screens')]);
+}
+
+/** Before a screen, dialog or toast shows: the screens part of every language loaded so far. */
+export async function loadScreensDictionaries(): Promise<void> {
+  await Promise.all([...loadedParts.keys()].map((language) => loadPart(language, 'screens')));
 }
 
 /** Dot paths of every string in the English dictionary: 'nav.login', 'errors.codes.WRONG_PASSWORD', ... */
@@ -88,15 +111,23 @@ export interface Translator {
 }
 
 /**
- * A translator over the dictionaries loaded so far (the language's own must be loaded: loadDictionary).
- * `tables` is for tests (a language missing a key).
+ * A translator over the dictionaries loaded so far, as they are at each lookup (a part that arrives later
+ * is seen at once). `tables` is for tests (a language missing a key).
  */
-export function createTranslator(language: Language, tables: Partial<Record<Language, Dictionary>> = loaded): Translator {
-  const i18n = rosetta<Dictionary>({ ...tables } as Record<Language, Dictionary>);
-  i18n.locale(language);
+export function createTranslator(language: Language, tables: Partial<Record<Language, Partial<Dictionary>>> = loaded): Translator {
+  const i18n = rosetta<Partial<Dictionary>>();
+  const given = new Map<Language, Partial<Dictionary>>();
+  const table = (lang: Language) => {
+    const dictionary = tables[lang];
+    if (dictionary && given.get(lang) !== dictionary) {
+      i18n.set(lang, dictionary);
+      given.set(lang, dictionary);
+    }
+    return dictionary;
+  };
   const lookup = (key: string, params?: Record<string, string | number>): string | undefined => {
     // Fallback English for a key a language lacks (the dictionary test keeps this from happening).
-    const lang = messageAt(tables[language], key) !== undefined ? language : messageAt(tables.en, key) !== undefined ? 'en' : null;
+    const lang = messageAt(table(language), key) !== undefined ? language : messageAt(table('en'), key) !== undefined ? 'en' : null;
     return lang === null ? undefined : i18n.t(key, params ?? {}, lang);
   };
   return {

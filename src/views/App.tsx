@@ -3,15 +3,20 @@ import { createRoot } from 'react-dom/client';
 import { setup as setupGoober, glob } from 'goober';
 import { useSelector } from '@xstate/react';
 import { Route, Switch, useLocation, useSearch } from 'wouter';
-import { createTranslator, loadDictionary, type Language, type Translator } from '../i18n/index.ts';
+import { createTranslator, loadDictionary, loadScreensDictionaries, type Language, type Translator } from '../i18n/index.ts';
 import { TranslatorContext, useT } from './i18n-context.ts';
 import { createBrowserWiring, RESET_FLOWS_EVENT, TOAST_EVENT, toastRequested, WiringContext, type Wiring } from './wiring.ts';
 import { Layout } from './Layout.tsx';
 import { EmptyState, Screen } from './components/Screen.tsx';
 import { theme } from './theme.ts';
 
+/** A lazily loaded screen or dialog comes with the screens part of the dictionaries (src/i18n/index.ts). */
+function withScreensDictionary<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), loadScreensDictionaries()]).then(([module]) => module);
+}
+
 // Every screen but the lobby is a chunk of its own, loaded when its route is visited.
-const Screens = () => import('./screens/Screens.tsx');
+const Screens = withScreensDictionary(() => import('./screens/Screens.tsx'));
 const GamesScreen = lazy(() => Screens().then((m) => ({ default: m.GamesScreen })));
 const SearchScreen = lazy(() => Screens().then((m) => ({ default: m.SearchScreen })));
 const BonusScreen = lazy(() => Screens().then((m) => ({ default: m.BonusScreen })));
@@ -20,8 +25,8 @@ const BetHistoryScreen = lazy(() => Screens().then((m) => ({ default: m.BetHisto
 const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScreen })));
 const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m.ResponsibleGamblingScreen })));
 const ReferAFriendScreen = lazy(() => Screens().then((m) => ({ default: m.ReferAFriendScreen })));
-const PageScreen = lazy(() => import('./screens/PageScreen.tsx'));
-const DialogHost = lazy(() => import('./dialogs/DialogHost.tsx'));
+const PageScreen = lazy(withScreensDictionary(() => import('./screens/PageScreen.tsx')));
+const DialogHost = lazy(withScreensDictionary(() => import('./dialogs/DialogHost.tsx')));
 // The toast area (SPEC §9) and its library: mounted with the first toast.
 const Toasts = lazy(() => import('./Toasts.tsx'));
 // The reviewers' flow charts: their own chunk (with ELK loaded after it), never in the player's bundle.

@@ -3,8 +3,14 @@ import { useActorRef } from '@xstate/react';
 import { createActor, fromPromise, type ActorRefFrom, type AnyStateMachine, type InputFrom, type InspectionEvent } from 'xstate';
 import { navigate as navigateTo } from 'wouter/use-browser-location';
 import { createApiClient } from '../api/client.ts';
-import { errorMessageKey } from '../api/errors.ts';
-import { createTranslator, LANGUAGE_STORAGE_KEY, storedLanguage, type Language, type MessageKey } from '../i18n/index.ts';
+import {
+  createTranslator,
+  LANGUAGE_STORAGE_KEY,
+  loadScreensDictionaries,
+  storedLanguage,
+  type Language,
+  type MessageKey,
+} from '../i18n/index.ts';
 import { createApiActors, type ApiActors } from '../machines/actors.ts';
 import { appMachine } from '../machines/app.machine.ts';
 import type { Notice } from '../machines/effects.ts';
@@ -18,7 +24,7 @@ import { settingsMachine } from '../machines/settings.machine.ts';
 import type { FacebookLoginRequest, socialSignInMachine } from '../machines/socialSignIn.machine.ts';
 import type { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
 import type { verifyEmailMachine } from '../machines/verifyEmail.machine.ts';
-import { createSocialSignIn, type SocialSignIn } from './social.ts';
+import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 
 /*
@@ -46,11 +52,36 @@ export function toastRequested(): boolean {
   return toastShown;
 }
 
-/** Shows a toast (SPEC §9): the library is a chunk of its own, fetched with the first toast, not in the first load. */
-function showToast(tone: 'success' | 'error', text: string): void {
+/**
+ * Shows a toast (SPEC §9) in the language the player has now. The toast library, the error catalogue and
+ * the messages of failures are chunks of their own, fetched with the first toast, not in the first load.
+ */
+async function showToast(notice: Notice, language: Language): Promise<void> {
   toastShown = true;
   window.dispatchEvent(new Event(TOAST_EVENT));
-  void import('react-hot-toast').then(({ default: toast }) => (tone === 'success' ? toast.success(text) : toast.error(text)));
+  const [{ default: toast }, { errorMessageKey }] = await Promise.all([
+    import('react-hot-toast'),
+    import('../api/errors.ts'),
+    loadScreensDictionaries(),
+  ]);
+  const { t } = createTranslator(language);
+  if ('message' in notice) {
+    const text = t(notice.message as MessageKey);
+    if (notice.tone === 'success') toast.success(text);
+    else toast.error(text);
+  } else {
+    toast.error(t(errorMessageKey(notice.code, notice.fallback)));
+  }
+}
+
+/** Google's and Facebook's sign-in boundary, loaded when a dialog first offers them. */
+function lazySocialSignIn(): SocialSignIn {
+  let social: Promise<SocialSignIn> | null = null;
+  const load = () => (social ??= import('./social.ts').then((module) => module.createSocialSignIn()));
+  return {
+    renderGoogleButton: (element, options) => load().then((sdk) => sdk.renderGoogleButton(element, options)),
+    facebookLogin: (options) => load().then((sdk) => sdk.facebookLogin(options)),
+  };
 }
 
 /** Dialogs a flow closes when it has done its work (the login and register dialogs, `?dialog=` in the address). */
@@ -239,14 +270,11 @@ export function createBrowserWiring(): Wiring {
     onInactive: () => wiring?.app.send({ type: 'SESSION.INACTIVE' }),
   });
   const notify = (notice: Notice) => {
-    // The language's dictionary may still be on its way after a switch: English stands in meanwhile.
-    const { t } = createTranslator(wiring?.app.getSnapshot().context.language ?? storedLanguage(storage));
-    if ('message' in notice) showToast(notice.tone, t(notice.message as MessageKey));
-    else showToast('error', t(errorMessageKey(notice.code, notice.fallback)));
+    void showToast(notice, wiring?.app.getSnapshot().context.language ?? storedLanguage(storage));
   };
   wiring = createWiring({
     actors: createApiActors(client, { readToken: () => storage?.getItem(TOKEN_STORAGE_KEY) ?? null }),
-    social: createSocialSignIn(),
+    social: lazySocialSignIn(),
     storage,
     notify,
     navigate: (to, options) => navigateTo(to, options),

@@ -3,8 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
 
 /*
- * Each dictionary is a chunk of its own (src/i18n/index.ts): the first load brings the stored language's
- * only, another one arrives when the player picks it, and the interface switches without a reload.
+ * Each language's dictionary comes in two chunks (src/i18n/index.ts): the first load of the lobby brings
+ * the stored language's shell only, its screens part comes with the first dialog or screen, another
+ * language arrives whole when the player picks it, and the interface switches without a reload.
  */
 
 let server: ProductServer;
@@ -19,9 +20,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const DICTIONARY = /\/assets\/(en|pt|es)-[\w-]+\.js$/;
+const DICTIONARY = /\/assets\/((?:en|pt|es)\.(?:shell|screens))-[\w-]+\.js$/;
 
-/** The dictionaries the page requests from now on, by language. */
+/** The dictionary parts the page requests from now on ('en.shell', 'pt.screens'). */
 function dictionaryRequests(page: Page): string[] {
   const languages: string[] = [];
   page.on('request', (request) => {
@@ -36,20 +37,27 @@ it('loads one dictionary at first, the chosen one when the player switches, and 
   const requested = dictionaryRequests(page);
   await page.goto(server.url, { waitUntil: 'networkidle' });
   await page.getByRole('link', { name: 'Live casino' }).first().waitFor();
-  expect(requested).toEqual(['en']);
+  expect(requested).toEqual(['en.shell']);
+
+  // A dialog brings the rest of the language's messages.
+  await page.goto(`${server.url}/?dialog=login`, { waitUntil: 'networkidle' });
+  await page.getByRole('dialog', { name: 'Log in' }).getByLabel('Email or username').waitFor();
+  expect(requested.sort()).toEqual(['en.screens', 'en.shell', 'en.shell']);
+  await page.keyboard.press('Escape');
+  requested.length = 0;
 
   // A marker that a reload would wipe.
   await page.evaluate(() => Object.assign(window, { sameDocument: true }));
   await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
   await page.getByRole('link', { name: 'Casino en vivo' }).first().waitFor();
-  expect(requested).toEqual(['en', 'es']);
+  expect(requested.sort()).toEqual(['es.screens', 'es.shell']);
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
 
   // Back to English: already loaded, nothing is fetched again.
   await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
   await page.getByRole('link', { name: 'Live casino' }).first().waitFor();
-  expect(requested).toEqual(['en', 'es']);
+  expect(requested.sort()).toEqual(['es.screens', 'es.shell']);
 
   // The stored choice is the only dictionary of the next first load.
   await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');
@@ -57,6 +65,6 @@ it('loads one dictionary at first, the chosen one when the player switches, and 
   requested.length = 0;
   await page.reload({ waitUntil: 'networkidle' });
   await page.getByRole('link', { name: 'Casino ao vivo' }).first().waitFor();
-  expect(requested).toEqual(['pt']);
+  expect(requested).toEqual(['pt.shell']);
   await page.close();
 });
