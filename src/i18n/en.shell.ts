@@ -43,6 +43,12 @@ export const enShell = {
     account: 'Account',
     openMenu: 'Open menu',
     closeMenu: 'Close menu',
+    collapse: 'Collapse menu',
+    expand: 'Expand menu',
+    bets: 'Bets',
+    primary: 'Main menu',
+    information: 'Information',
+    shortcuts: 'Shortcuts',
   },
 
   /** Buttons and words shared by every screen. */

@@ -38,6 +38,12 @@ export const esShell: ShellDictionary = {
     account: 'Cuenta',
     openMenu: 'Abrir menú',
     closeMenu: 'Cerrar menú',
+    collapse: 'Contraer menú',
+    expand: 'Expandir menú',
+    bets: 'Apuestas',
+    primary: 'Menú principal',
+    information: 'Información',
+    shortcuts: 'Accesos directos',
   },
 
   common: {

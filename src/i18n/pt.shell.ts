@@ -38,6 +38,12 @@ export const ptShell: ShellDictionary = {
     account: 'Conta',
     openMenu: 'Abrir menu',
     closeMenu: 'Fechar menu',
+    collapse: 'Recolher menu',
+    expand: 'Expandir menu',
+    bets: 'Apostas',
+    primary: 'Menu principal',
+    information: 'Informação',
+    shortcuts: 'Atalhos',
   },
 
   common: {

@@ -23,6 +23,23 @@ export const theme = {
     size: { small: '0.875rem', body: '1rem', large: '1.25rem', title: '1.75rem' },
   },
   breakpoint: { tablet: '@media (min-width: 640px)', desktop: '@media (min-width: 1024px)' },
+  /**
+   * The shell (DESIGN.md): one-row top bars (56 px on phones, 64 px from 1024 px, where the sidebar
+   * appears), one content width and edge shared by the top bar, the pages and the footer, the phone's tab
+   * bar, and the strip at the top the toasts use (dialogs start below it, so a toast never covers a
+   * dialog's title or its close button).
+   */
+  layout: {
+    topBar: '3.5rem',
+    topBarDesktop: '4rem',
+    sidebar: '15rem',
+    sidebarCollapsed: '4.5rem',
+    contentWidth: '75rem',
+    gutter: '1rem',
+    gutterDesktop: '1.5rem',
+    tabBar: '4rem',
+    toastStrip: '6rem',
+  },
 } as const;
 
 /** SPEC §9: toasts top right, normal order, gap 8, 2000 ms, dark purple background, white text, light purple border. */

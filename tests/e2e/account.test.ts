@@ -44,7 +44,7 @@ async function logInInDialog(login: string, password: string) {
   await dialog.getByLabel('Password', { exact: true }).fill(password);
   await dialog.getByRole('button', { name: 'Log in' }).click();
   await page.getByText('Login successful!').first().waitFor();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
+  await page.getByRole('button', { name: 'Account' }).waitFor();
 }
 
 it('registers, verifies the email from the mailbox and logs in', async () => {
@@ -81,7 +81,7 @@ it('registers, verifies the email from the mailbox and logs in', async () => {
 
   // Still logged in after a reload: the saved token is restored.
   await page.reload();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
+  await page.getByRole('button', { name: 'Account' }).waitFor();
   await page.goto(`${server.url}/profile`);
   await page.getByText(player.username).first().waitFor();
   for (const width of [390, 1280]) {
@@ -117,7 +117,8 @@ it('resets a forgotten password from the emailed link, then logs in with it and 
   expect(new URL(page.url()).pathname).toBe('/');
 
   await logIn(player.username, player.newPassword);
-  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
   await page.getByText('Logged out successfully!').first().waitFor();
   await page.getByRole('button', { name: 'Log in' }).first().waitFor();
   expect(await page.evaluate(() => localStorage.getItem('casino.token'))).toBeNull();

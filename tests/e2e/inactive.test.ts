@@ -38,7 +38,7 @@ async function logIn() {
 it('ends the session of an account inactivated meanwhile, and refuses its next login', async () => {
   await page.goto(`${server.url}/?dialog=login`);
   await logIn();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
+  await page.getByRole('button', { name: 'Account' }).waitFor();
 
   await setActive(false);
   await page.goto(`${server.url}/profile`);
@@ -54,5 +54,5 @@ it('ends the session of an account inactivated meanwhile, and refuses its next l
 
   await setActive(true);
   await page.getByRole('dialog', { name: 'Log in' }).getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
+  await page.getByRole('button', { name: 'Account' }).waitFor();
 });

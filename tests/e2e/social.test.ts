@@ -83,7 +83,7 @@ it('signs in with Google from the login dialog, and stores the login time', asyn
   const dialog = page.getByRole('dialog', { name: 'Log in' });
   await dialog.getByRole('button', { name: 'Sign in with Google' }).click();
   await page.getByText('Login successful!').first().waitFor();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
+  await page.getByRole('button', { name: 'Account' }).waitFor();
   expect(await page.getByRole('dialog').count()).toBe(0);
   expect(new URL(page.url()).search).toBe('');
   const stored = await page.evaluate(() => ({
@@ -94,7 +94,8 @@ it('signs in with Google from the login dialog, and stores the login time', asyn
   expect(Number.isNaN(Date.parse(stored.lastLoginAt ?? ''))).toBe(false);
   expect(sdkRequests).toEqual(['https://accounts.google.com/gsi/client']);
 
-  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
   await page.getByText('Logged out successfully!').first().waitFor();
   await close();
 });
@@ -109,7 +110,7 @@ it('signs up with Facebook from the register dialog, in the chosen language', as
   await page.goto(`${server.url}/?dialog=register`);
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Continuar con Facebook' }).click();
-  await page.getByRole('button', { name: 'Cerrar sesión' }).waitFor();
+  await page.getByRole('button', { name: 'Cuenta' }).waitFor();
   expect(await page.getByRole('dialog').count()).toBe(0);
   expect(sdkRequests).toContain('https://connect.facebook.net/es_ES/sdk.js');
   const facebookConfig = await page.evaluate(() => (window as unknown as { __facebookConfig?: { appId: string } }).__facebookConfig);
@@ -128,6 +129,6 @@ it('shows the server’s refusal of a forged Google token, and stays open', asyn
   await dialog.getByRole('button', { name: 'Sign in with Google' }).click();
   await dialog.getByRole('alert').waitFor();
   expect(await dialog.getByRole('alert').textContent()).toBe('Social sign-in failed. Please try again.');
-  expect(await page.getByRole('button', { name: 'Log out' }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Account' }).count()).toBe(0);
   await close();
 });

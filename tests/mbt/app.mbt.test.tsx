@@ -15,7 +15,7 @@ import { ApiFailure } from '../../src/machines/failure.ts';
 import { TranslatorContext, useT } from '../../src/views/i18n-context.ts';
 import { Layout } from '../../src/views/Layout.tsx';
 import { ProfileScreen } from '../../src/views/screens/Screens.tsx';
-import { useServices } from '../../src/views/services.ts';
+import { useWiring } from '../../src/views/wiring.ts';
 import { renderWithServices, type AppEffect } from '../unit/views/harness.tsx';
 import { errorEnvelope } from './fakes.ts';
 import type { ModelStep } from './model.ts';
@@ -28,7 +28,7 @@ type AppSnapshot = SnapshotFrom<typeof appMachine>;
 
 /*
  * The root machine through what the player sees of it: the header (the language picker; "Log in" and
- * "Register" for a visitor, the bell and "Log out" for a player), the profile screen the path starts on
+ * "Register" for a visitor, the bell and the account menu with "Log out" for a player), the profile screen the path starts on
  * (it shows the player's user; "Please login first" for a visitor; loading while the session is
  * restored), the toasts (the harness's services.notify) and where the app goes (services.navigate moves
  * the happy-dom browser location, as the real one does). The app actor is the harness's, with the path's
@@ -36,14 +36,14 @@ type AppSnapshot = SnapshotFrom<typeof appMachine>;
  *
  * The events it takes from other flows are sent as their producers send them: SESSION.LOGGED_IN as the
  * login dialog does (services.app.send with the session POST /user/login answered); SESSION.EXPIRED and
- * SESSION.INACTIVE by the API client's hooks, wired as createServices wires them (src/views/services.ts),
+ * SESSION.INACTIVE by the API client's hooks, wired as the composition root wires them (src/views/wiring.ts),
  * on a 401 and a 403 USER_INACTIVE answer to another call; USER.UPDATED as the profile flow will
  * (services.app.send; no view sends it yet). LOGOUT and LANGUAGE.CHANGE are the header's.
  */
 
 /** The translator follows the app's language, as App.tsx's does. */
 function Translated({ children }: { children: ReactNode }) {
-  const { app } = useServices();
+  const { app } = useWiring();
   const language = useSelector(app, (s) => s.context.language);
   const translator = useMemo(() => createTranslator(language), [language]);
   return <TranslatorContext.Provider value={translator}>{children}</TranslatorContext.Provider>;
@@ -151,12 +151,11 @@ function seeApp(view: AppView, snapshot: AppSnapshot) {
   const visitor = snapshot.matches('visitor');
   expect(shown(t('nav.login')), '"Log in" shown').toBe(visitor);
   expect(shown(t('nav.register')), '"Register" shown').toBe(visitor);
-  expect(shown(t('nav.logout')), '"Log out" shown').toBe(player);
+  expect(shown(t('nav.account')), 'the account menu shown').toBe(player);
   if (player) {
-    const logout = header.getByRole('button', { name: t('nav.logout') }) as HTMLButtonElement;
+    const account = header.getByRole('button', { name: t('nav.account') });
     const loggingOut = snapshot.matches({ player: 'loggingOut' });
-    expect(logout.disabled, '"Log out" busy while logging out').toBe(loggingOut);
-    expect(logout.getAttribute('aria-busy')).toBe(String(loggingOut));
+    expect(account.getAttribute('aria-busy'), 'the account menu busy while logging out').toBe(String(loggingOut));
   }
   expect(shown(t('nav.notifications')), 'the bell shown').toBe(player);
 
@@ -220,11 +219,15 @@ describeModel('app', {
     'SESSION.INACTIVE': (view) => answeredCall(view, 403, 'USER_INACTIVE'),
     LOGOUT: async (view) => {
       const { t } = createTranslator(view.step.state.context.language);
-      const button = within(screen.getByRole('banner')).getByRole('button', { name: t('nav.logout') }) as HTMLButtonElement;
-      // While logging out the button is busy and cannot be clicked: a second LOGOUT can only come from
-      // elsewhere (another handler in the same tick), so it is sent as the header would have sent it.
-      if (button.disabled) act(() => view.harness.services.app.send({ type: 'LOGOUT' }));
-      else await view.user.click(button);
+      const account = within(screen.getByRole('banner')).getByRole('button', { name: t('nav.account') });
+      // While logging out "Log out" is busy and cannot be chosen: a second LOGOUT can only come from
+      // elsewhere (another handler in the same tick), so it is sent as the menu would have sent it.
+      if (account.getAttribute('aria-busy') === 'true') {
+        act(() => view.harness.services.app.send({ type: 'LOGOUT' }));
+        return;
+      }
+      await view.user.click(account);
+      await view.user.click(screen.getByRole('menuitem', { name: t('nav.logout') }));
     },
     // As the profile flow will, once it saved the player's changes (no view sends it yet).
     'USER.UPDATED': async (view, event) => {

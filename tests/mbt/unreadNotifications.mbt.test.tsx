@@ -45,7 +45,7 @@ function seeBell(view: BellView, snapshot: BellSnapshot) {
   const bell = bellOf(view, snapshot);
   expect(bell.getAttribute('aria-haspopup')).toBe('dialog');
   expect(bell.textContent, 'badge').toBe(unread === 0 ? '' : unread > BADGE_MAX ? `${BADGE_MAX}+` : unread.toLocaleString(view.language));
-  expect(screen.getByRole('button', { name: view.t('nav.logout') })).toBeTruthy();
+  expect(screen.getByRole('button', { name: view.t('nav.account') })).toBeTruthy();
   expect(screen.queryByRole('dialog'), 'the dialog is closed').toBeNull();
   // Closing the dialog gave the focus back to the bell that opened it.
   if (view.steps.some((step) => step.event.type === 'REFRESH')) expect(document.activeElement, 'focus on the bell').toBe(bell);

@@ -10,7 +10,8 @@ const Backdrop = styled('div')`
   align-items: flex-start;
   justify-content: center;
   overflow-y: auto;
-  padding: ${theme.space(4)} ${theme.space(2)};
+  /* The top strip is the toasts': a dialog starts below it, so no toast covers its title or its close button. */
+  padding: ${theme.layout.toastStrip} ${theme.space(2)} ${theme.space(4)};
   z-index: 50;
 `;
 
@@ -39,15 +40,16 @@ const Title = styled('h2')`
 
 const Close = styled('button')`
   position: absolute;
-  top: ${theme.space(3)};
-  right: ${theme.space(3)};
+  top: ${theme.space(2)};
+  right: ${theme.space(2)};
   background: transparent;
   color: ${theme.color.textMuted};
   border: 0;
   font-size: 1.5rem;
   line-height: 1;
   cursor: pointer;
-  padding: ${theme.space(1)} ${theme.space(2)};
+  min-width: 2.75rem;
+  min-height: 2.75rem;
   border-radius: ${theme.radius.small};
   &:focus-visible {
     outline: 2px solid ${theme.color.focus};

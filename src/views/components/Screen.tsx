@@ -1,11 +1,11 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { styled } from 'goober';
+import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 
+/** A page of the shell: its width and left edge are the layout's (Layout.tsx, Content). */
 export const ScreenBox = styled('section')`
-  max-width: 72rem;
-  margin: 0 auto;
-  padding: ${theme.space(5)} ${theme.space(4)} ${theme.space(10)};
+  padding: ${theme.space(5)} 0 ${theme.space(10)};
   h1 {
     font-size: ${theme.font.size.title};
     margin: 0 0 ${theme.space(4)};
@@ -21,7 +21,17 @@ const EmptyBox = styled('div')`
   background: ${theme.color.surface};
 `;
 
+/** The browser tab says where the player is: "Casino · Crypto Casino", in the player's language. */
+export function useDocumentTitle(title: string): void {
+  const { t } = useT();
+  const site = t('app.name');
+  useEffect(() => {
+    document.title = title === site ? site : `${title} · ${site}`;
+  }, [title, site]);
+}
+
 export function Screen({ title, children }: { title: string; children?: ReactNode }) {
+  useDocumentTitle(title);
   return (
     <ScreenBox aria-labelledby="screen-title">
       <h1 id="screen-title">{title}</h1>

@@ -3,9 +3,10 @@ import { Link, useSearch } from 'wouter';
 import { styled } from 'goober';
 import type { MessageKey } from '../../i18n/index.ts';
 import { useT } from '../i18n-context.ts';
-import { useServices } from '../services.ts';
+import { useWiring } from '../wiring.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { EmptyState, Screen, Tabs } from '../components/Screen.tsx';
+import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
 import { theme } from '../theme.ts';
 
 /*
@@ -80,36 +81,24 @@ export function WalletScreen({ tab }: { tab: WalletTab }) {
   );
 }
 
-const Table = styled('table')`
-  width: 100%;
-  border-collapse: collapse;
-  margin-bottom: ${theme.space(4)};
-  th {
-    text-align: left;
-    color: ${theme.color.textMuted};
-    font-weight: 600;
-    padding: ${theme.space(2)};
-    border-bottom: 1px solid ${theme.color.border};
-  }
-`;
+/** A settled round as the bet history lists it (GET /casino/get-transactions; the flow arrives with the games). */
+interface BetRow {
+  id: string;
+}
 
 export function BetHistoryScreen() {
   const { t } = useT();
+  const columns: Column<BetRow>[] = [
+    { header: t('betHistory.date'), cell: () => null },
+    { header: t('betHistory.game'), cell: () => null },
+    { header: t('betHistory.betAmount'), cell: () => null, numeric: true },
+    { header: t('betHistory.multiplier'), cell: () => null, numeric: true },
+    { header: t('betHistory.payout'), cell: () => null, numeric: true },
+  ];
   return (
     <PlayerOnly title={t('betHistory.title')}>
       <Screen title={t('betHistory.title')}>
-        <Table>
-          <thead>
-            <tr>
-              <th scope="col">{t('betHistory.date')}</th>
-              <th scope="col">{t('betHistory.game')}</th>
-              <th scope="col">{t('betHistory.betAmount')}</th>
-              <th scope="col">{t('betHistory.multiplier')}</th>
-              <th scope="col">{t('betHistory.payout')}</th>
-            </tr>
-          </thead>
-        </Table>
-        <EmptyState>{t('betHistory.empty')}</EmptyState>
+        <ResponsiveTable columns={columns} rows={[]} rowKey={(row) => row.id} empty={t('betHistory.empty')} />
       </Screen>
     </PlayerOnly>
   );
@@ -130,7 +119,7 @@ const Details = styled('dl')`
 
 function ProfileDetails() {
   const { t } = useT();
-  const { app } = useServices();
+  const { app } = useWiring();
   const user = useSelector(app, (s) => s.context.user);
   if (!user) return null;
   return (
@@ -176,7 +165,7 @@ export function ResponsibleGamblingScreen() {
 
 function ReferralCode() {
   const { t } = useT();
-  const { app } = useServices();
+  const { app } = useWiring();
   const code = useSelector(app, (s) => s.context.user?.referralCode ?? null);
   if (!code) return null;
   const link = `${window.location.origin}/?dialog=register&ref=${encodeURIComponent(code)}`;

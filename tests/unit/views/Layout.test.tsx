@@ -115,7 +115,8 @@ describe('Layout: the notifications button', () => {
     const harness = renderLayout('/', { actors: { loadNotifications } });
     await logIn(harness);
     await screen.findByRole('button', { name: 'Notifications (2 unread)' });
-    await harness.user.click(screen.getByRole('button', { name: 'Log out' }));
+    await harness.user.click(screen.getByRole('button', { name: 'Account' }));
+    await harness.user.click(screen.getByRole('menuitem', { name: 'Log out' }));
     await screen.findByRole('button', { name: 'Log in' });
     expect(screen.queryByRole('button', { name: /^Notifications/ })).toBeNull();
     await logIn(harness);
