@@ -6,7 +6,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ErrorObject } from 'ajv';
 import type { AppContext } from './context.ts';
-import { ApiError, errorName, type ErrorCode, type FieldIssue } from './errors.ts';
+import { DomainError, type ErrorCode, type FieldIssue } from './domain/errors.ts';
+import { errorName, HTTP_STATUS } from './http/status.ts';
 import { assertMayUse } from './domain/auth.ts';
 import { findUserById } from './domain/users.ts';
 import { isClientRoute, serveSpa } from './http/static.ts';
@@ -88,12 +89,13 @@ interface Failure {
 
 /** Every failure, whoever raised it, becomes one status and one code of openapi.yaml. */
 function classify(error: FastifyError & { errors?: unknown[] }): Failure {
-  if (error instanceof ApiError) {
-    return { status: error.statusCode, code: error.code, fields: error.fields, headers: error.headers };
+  if (error instanceof DomainError) {
+    const headers = error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(error.retryAfterSeconds) };
+    return { status: HTTP_STATUS[error.code], code: error.code, fields: error.fields, headers };
   }
   if (error.name === 'Unauthorized' && Array.isArray(error.errors)) {
     // fastify-openapi-glue's SecurityError: report the reason our security handler gave.
-    const reason = error.errors.find((e): e is ApiError => e instanceof ApiError);
+    const reason = error.errors.find((e): e is DomainError => e instanceof DomainError);
     return reason ? classify(reason as unknown as FastifyError) : { status: 401, code: 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED' };
   }
   // Response validation errors carry `validation` too: the server's answer, not the request, is at fault.
@@ -152,12 +154,12 @@ function contentTypeGate(op: OperationInfo) {
     const header = req.headers['content-type'];
     if (header === undefined) {
       if (body.required && multipartSchema && !declared.includes('application/json')) {
-        throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', (multipartSchema.required ?? []).map((field) => ({ field, code: 'required' })));
+        throw new DomainError('PLEASE_CHECK_REQUEST_DATA', (multipartSchema.required ?? []).map((field) => ({ field, code: 'required' })));
       }
       return;
     }
     const mediaType = header.split(';')[0]?.trim().toLowerCase() ?? '';
-    if (!declared.includes(mediaType)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE');
+    if (!declared.includes(mediaType)) throw new DomainError('UNSUPPORTED_MEDIA_TYPE');
   };
 }
 
@@ -198,13 +200,13 @@ function strictNumbers(schema: RouteSchema) {
 async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<Auth> {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  if (!match?.[1]) throw new ApiError(401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
+  if (!match?.[1]) throw new DomainError('ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
   const now = ctx.now();
   const session = await ctx.tokens.verify(ctx.db, match[1], now);
-  if (!session) throw new ApiError(401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
+  if (!session) throw new DomainError('ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
   const user = await findUserById(ctx.db, session.userId);
   // openapi.yaml: a live session whose account is gone is 401 User_Not_Exists_Error_Type (SPEC §8).
-  if (!user) throw new ApiError(401, 'User_Not_Exists_Error_Type');
+  if (!user) throw new DomainError('User_Not_Exists_Error_Type');
   // openapi-glue copies the operation's x- members into the route schema.
   const schema = req.routeOptions.schema as { 'x-while-self-excluded'?: boolean } | undefined;
   assertMayUse(user, now, schema?.['x-while-self-excluded'] === true);
@@ -255,7 +257,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // fastify-openapi-glue wants a request parser for every media type the contract names, responses
   // included, and warns at start without one. No operation accepts an image body: these parsers refuse it.
   for (const type of responseOnlyMediaTypes()) {
-    app.addContentTypeParser(type, (_req, _payload, done) => done(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE')));
+    app.addContentTypeParser(type, (_req, _payload, done) => done(new DomainError('UNSUPPORTED_MEDIA_TYPE')));
   }
 
   const operationsById = new Map(listOperations(loadOpenApi()).map((op) => [op.operationId, op]));
@@ -284,7 +286,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // With the simulator off its operations do not exist: 404 before the request is even parsed.
     if (op.operation.tags?.includes('simulator') && !ctx.config.simulator) {
       const missing = async () => {
-        throw new ApiError(404, 'NOT_FOUND');
+        throw new DomainError('NOT_FOUND');
       };
       route.onRequest = [missing, ...hookList(route.onRequest)];
     }

@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/db.ts';
 import { createTokenService, loadJwtSecret } from './domain/tokens.ts';
-import { createRateLimiter } from './http/rate-limit.ts';
+import { createRateLimiter } from './domain/rate-limit.ts';
 import { createCoinPaymentsProvider } from './providers/coinpayments.ts';
 import { createMailTransport } from './providers/mail.ts';
 import { WEBHOOK_PATHS, type PaymentProvider } from './providers/payment.ts';

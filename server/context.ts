@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { TokenService } from './domain/tokens.ts';
-import type { RateLimiter } from './http/rate-limit.ts';
+import type { RateLimiter } from './domain/rate-limit.ts';
 import type { MailTransport } from './providers/mail.ts';
 import type { PaymentProvider } from './providers/payment.ts';
 

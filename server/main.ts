@@ -5,7 +5,7 @@ import { openDb } from './db/db.ts';
 import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from './db/lock.ts';
 import { migrate } from './db/migrate.ts';
 import { seedReferenceData } from './db/seed.ts';
-import { DEMO_PLAYER, ensureDemoPlayer } from './db/demo.ts';
+import { DEMO_PLAYER, ensureDemoPlayer } from './domain/demo.ts';
 import { createContext } from './context-factory.ts';
 import { buildApp } from './app.ts';
 

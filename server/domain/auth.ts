@@ -5,9 +5,9 @@ import { EncodedResetPasswordInput, EncodedPasswordChange } from '../../src/rule
 import { decodePassword } from '../../src/rules/password.ts';
 import { validate } from '../../src/rules/validate.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { DomainError, badRequest } from './errors.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
-import { RATE_RULES, type RateRule } from '../http/rate-limit.ts';
+import { RATE_RULES, type RateRule } from './rate-limit.ts';
 import { passwordResetEmail, verificationEmail, type MailMessage } from '../providers/mail.ts';
 import type { SocialProfile } from '../providers/identity.ts';
 import { checkRegion } from './profile.ts';
@@ -34,7 +34,7 @@ export function hashPassword(plain: string): Promise<string> {
 
 function rateLimit(ctx: AppContext, key: string, rule: RateRule): void {
   const retryAfter = ctx.limiter.hit(key, rule, ctx.now().getTime());
-  if (retryAfter !== null) throw new ApiError(429, 'RATE_LIMITED', undefined, { 'retry-after': String(retryAfter) });
+  if (retryAfter !== null) throw new DomainError('RATE_LIMITED', undefined, retryAfter);
 }
 
 /**
@@ -55,7 +55,7 @@ export function limitSocialLogin(ctx: AppContext, ip: string): void {
  * because their money stays theirs: that session serves only what {@link assertMayUse} lets through.
  */
 export function assertMaySignIn(user: UserRow): void {
-  if (!user.active) throw new ApiError(403, 'USER_INACTIVE');
+  if (!user.active) throw new DomainError('USER_INACTIVE');
 }
 
 /**
@@ -65,7 +65,7 @@ export function assertMaySignIn(user: UserRow): void {
  */
 export function assertMayUse(user: UserRow, now: Date, allowedWhileSelfExcluded: boolean): void {
   assertMaySignIn(user);
-  if (!allowedWhileSelfExcluded && isSelfExcluded(user, now)) throw new ApiError(403, 'SELF_EXCLUDED');
+  if (!allowedWhileSelfExcluded && isSelfExcluded(user, now)) throw new DomainError('SELF_EXCLUDED');
 }
 
 async function startSession(ctx: AppContext, db: Queryable, user: UserRow) {
@@ -87,13 +87,13 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   const password = decodePassword(input.password);
   if (password === null) throw badRequest([{ field: 'password', code: 'password.encoding' }]);
   const user = await findUserByLogin(ctx.db, input.email.trim());
-  if (!user) throw new ApiError(404, 'USER_DOES_NOT_EXISTS');
+  if (!user) throw new DomainError('USER_DOES_NOT_EXISTS');
   rateLimit(ctx, `login:user:${user.id}`, RATE_RULES.loginPerAccount);
   if (!user.password_hash || !(await verify(user.password_hash, password))) {
-    throw new ApiError(422, 'WRONG_PASSWORD');
+    throw new DomainError('WRONG_PASSWORD');
   }
   assertMaySignIn(user);
-  if (!user.email_verified_at) throw new ApiError(403, 'EMAIL_NOT_VERIFIED');
+  if (!user.email_verified_at) throw new DomainError('EMAIL_NOT_VERIFIED');
   return startSession(ctx, ctx.db, user);
 }
 
@@ -163,14 +163,14 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
         'SELECT id FROM users WHERE lower(email) = lower($1) OR lower(username) = lower($2) LIMIT 1',
         [input.email, input.username],
       );
-      if (taken) throw new ApiError(409, 'USERNAME_OR_EMAIL_ALREADY_EXISTS');
-      if (await isPhoneTaken(tx, input.phoneCode, input.phone)) throw new ApiError(409, 'PHONE_IS_TAKEN');
+      if (taken) throw new DomainError('USERNAME_OR_EMAIL_ALREADY_EXISTS');
+      if (await isPhoneTaken(tx, input.phoneCode, input.phone)) throw new DomainError('PHONE_IS_TAKEN');
       let referrerId: number | null = null;
       if (input.referralCode) {
         const referrer = await maybeOne<{ id: number }>(tx, 'SELECT id FROM users WHERE referral_code = upper($1)', [
           input.referralCode,
         ]);
-        if (!referrer) throw new ApiError(422, 'REFERRAL_CODE_NOT_FOUND');
+        if (!referrer) throw new DomainError('REFERRAL_CODE_NOT_FOUND');
         referrerId = referrer.id;
       }
       const user = await one<UserRow>(
@@ -188,8 +188,8 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
     // Two signups racing past the checks above meet the unique indexes instead.
     const constraint = uniqueViolation(error);
     if (constraint === null) throw error;
-    if (constraint.includes('phone')) throw new ApiError(409, 'PHONE_IS_TAKEN');
-    throw new ApiError(409, 'USERNAME_OR_EMAIL_ALREADY_EXISTS');
+    if (constraint.includes('phone')) throw new DomainError('PHONE_IS_TAKEN');
+    throw new DomainError('USERNAME_OR_EMAIL_ALREADY_EXISTS');
   }
 }
 
@@ -211,7 +211,7 @@ async function consumeToken(tx: Queryable, token: string, purpose: 'verify_email
      RETURNING user_id`,
     [hashEmailToken(token), purpose, now],
   );
-  if (!row) throw new ApiError(422, 'INVALID_TOKEN');
+  if (!row) throw new DomainError('INVALID_TOKEN');
   return row.user_id;
 }
 
@@ -224,7 +224,7 @@ export async function verifyEmail(ctx: AppContext, token: string): Promise<UserR
        WHERE t.token_hash = $1 AND t.purpose = 'verify_email'`,
       [hashEmailToken(token)],
     );
-    if (already?.email_verified_at) throw new ApiError(409, 'EMAIL_ALREADY_VERIFIED');
+    if (already?.email_verified_at) throw new DomainError('EMAIL_ALREADY_VERIFIED');
     const userId = await consumeToken(tx, token, 'verify_email', now);
     return one<UserRow>(tx, 'UPDATE users SET email_verified_at = $2, updated_at = $2 WHERE id = $1 RETURNING *', [
       userId,
@@ -261,8 +261,8 @@ export async function resetPassword(ctx: AppContext, body: unknown): Promise<voi
      WHERE t.token_hash = $1 AND t.purpose = 'reset_password' AND t.used_at IS NULL AND t.expires_at > $2`,
     [hashEmailToken(result.value.token), ctx.now()],
   );
-  if (!holder) throw new ApiError(422, 'INVALID_TOKEN');
-  if (holder.password_hash && (await verify(holder.password_hash, plain))) throw new ApiError(422, 'SAME_PASSWORD');
+  if (!holder) throw new DomainError('INVALID_TOKEN');
+  if (holder.password_hash && (await verify(holder.password_hash, plain))) throw new DomainError('SAME_PASSWORD');
   const passwordHash = await hashPassword(plain);
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
@@ -286,11 +286,11 @@ export async function changePassword(ctx: AppContext, userId: number, sessionId:
   if (oldPassword === null) throw badRequest([{ field: 'oldPassword', code: 'password.encoding' }]);
   if (newPassword === null) throw badRequest([{ field: 'newPassword', code: 'password.encoding' }]);
   const user = await findUserById(ctx.db, userId);
-  if (!user) throw new ApiError(404, 'USER_DOES_NOT_EXISTS');
+  if (!user) throw new DomainError('USER_DOES_NOT_EXISTS');
   // Whoever holds a session must not be able to guess the password faster than at login.
   rateLimit(ctx, `password:user:${userId}`, RATE_RULES.loginPerAccount);
   if (!user.password_hash || !(await verify(user.password_hash, oldPassword))) {
-    throw new ApiError(422, 'WRONG_PASSWORD');
+    throw new DomainError('WRONG_PASSWORD');
   }
   const passwordHash = await hashPassword(newPassword);
   await ctx.db.transaction(async (tx) => {
@@ -335,10 +335,10 @@ export async function socialLogin(ctx: AppContext, profile: SocialProfile) {
       // An account with this email signs in its own way: linking here would let whoever registered the
       // address first (perhaps without proving it) share the account with the social identity.
       const byEmail = await maybeOne(tx, 'SELECT 1 FROM users WHERE lower(email) = lower($1)', [profile.email]);
-      if (byEmail) throw new ApiError(409, 'EMAIL_ALREADY_EXISTS');
+      if (byEmail) throw new DomainError('EMAIL_ALREADY_EXISTS');
     }
     if (!user) {
-      if (!profile.email || !profile.emailVerified) throw new ApiError(422, 'SOCIAL_LOGIN_FAILED');
+      if (!profile.email || !profile.emailVerified) throw new DomainError('SOCIAL_LOGIN_FAILED');
       user = await one<UserRow>(
         tx,
         `INSERT INTO users (email, username, first_name, last_name, email_verified_at, referral_code, ${column})

@@ -2,7 +2,7 @@ import type { components } from '../../src/api/schema.d.ts';
 import { divRound, formatAmount, formatFixed, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from './errors.ts';
 import { getSettings, normalisePaging, type PageRequest } from './common.ts';
 import {
   idempotency,
@@ -247,7 +247,7 @@ export async function assertCashoutAllowed(db: Queryable, walletId: number, now:
      LIMIT 1`,
     [walletId, now],
   );
-  if (blocking) throw new ApiError(422, 'CASHOUT_NOT_ALLOWED');
+  if (blocking) throw new DomainError('CASHOUT_NOT_ALLOWED');
 }
 
 /**
@@ -362,7 +362,7 @@ export async function listBonuses(db: Queryable, filter: PageRequest & { type?: 
 /** bonusDetail: one offer, active or not. */
 export async function getBonus(db: Queryable, bonusId: number): Promise<BonusDto> {
   const row = await loadBonus(db, bonusId);
-  if (!row) throw new ApiError(404, 'INVALID_BONUS_ID');
+  if (!row) throw new DomainError('INVALID_BONUS_ID');
   const settings = await getSettings(db);
   return toBonusDto(row, settings.referralReward);
 }
@@ -483,13 +483,13 @@ export async function claimBonus(
   return playerRequest(ctx, userId, 'bonusAvail', idempotencyKey, async (tx) => {
     const now = ctx.now();
     const bonus = await loadBonus(tx, input.bonusId);
-    if (!bonus) throw new ApiError(404, 'INVALID_BONUS_ID');
+    if (!bonus) throw new DomainError('INVALID_BONUS_ID');
     // Referral rewards are claimed with bonusAvailReferral; an offer past its end cannot be claimed.
     if (!bonus.active || bonus.type === 'referral' || (bonus.valid_till !== null && bonus.valid_till.getTime() <= now.getTime())) {
-      throw new ApiError(422, 'INVALID_BONUS');
+      throw new DomainError('INVALID_BONUS');
     }
     const wallet = await maybeOne<{ id: number }>(tx, 'SELECT id FROM wallets WHERE user_id = $1 AND currency_id = $2', [userId, input.currencyId]);
-    if (input.currencyId !== bonus.currency_id || !bonus.currency_enabled || !wallet) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+    if (input.currencyId !== bonus.currency_id || !bonus.currency_enabled || !wallet) throw new DomainError('CURRENCY_NOT_AVAILABLE');
 
     await lockWallets(tx, userId);
     const active = await settle(tx, userId, now, null);
@@ -497,9 +497,9 @@ export async function claimBonus(
       'SELECT status, claimed_at FROM user_bonuses WHERE user_id = $1 AND bonus_id = $2',
       [userId, bonus.id],
     );
-    if (earlier.some((row) => row.status === 'active' || row.status === 'queued')) throw new ApiError(409, 'BONUS_ALREADY_ACTIVE');
+    if (earlier.some((row) => row.status === 'active' || row.status === 'queued')) throw new DomainError('BONUS_ALREADY_ACTIVE');
     const availed = bonus.type === 'daily' ? earlier.some((row) => utcDay(row.claimed_at) === utcDay(now)) : earlier.length > 0;
-    if (availed) throw new ApiError(409, 'BONUS_ALREADY_AVAILED');
+    if (availed) throw new DomainError('BONUS_ALREADY_AVAILED');
 
     const inserted = await one<UserBonusRow>(
       tx,
@@ -524,8 +524,8 @@ export async function forfeitBonus(ctx: AppContext, userId: number, userBonusId:
       `SELECT ${USER_BONUS_COLUMNS} FROM user_bonuses ub WHERE ub.id = $1 AND ub.user_id = $2 FOR UPDATE`,
       [userBonusId, userId],
     );
-    if (!row) throw new ApiError(404, 'NOT_FOUND');
-    if (row.status !== 'active' && row.status !== 'queued') throw new ApiError(422, 'INVALID_BONUS');
+    if (!row) throw new DomainError('NOT_FOUND');
+    if (row.status !== 'active' && row.status !== 'queued') throw new DomainError('INVALID_BONUS');
     await end(tx, row, 'forfeited', now);
     await settle(tx, userId, now, null);
     return { success: true as const };
@@ -551,7 +551,7 @@ export async function claimReferralReward(
        WHERE w.user_id = $1 AND w.currency_id = $2 AND c.enabled`,
       [userId, input.currencyId],
     );
-    if (!wallet) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+    if (!wallet) throw new DomainError('CURRENCY_NOT_AVAILABLE');
     await lockWallets(tx, userId);
     const settings = await getSettings(tx);
     const counts = await one<{ referred: number; paid: number }>(
@@ -560,10 +560,10 @@ export async function claimReferralReward(
          (SELECT coalesce(max(referred_count), 0) FROM referral_claims WHERE user_id = $1) AS paid`,
       [userId],
     );
-    if (counts.paid >= settings.referralLimit) throw new ApiError(422, 'REFERRAL_LIMIT_EXCEEDED');
+    if (counts.paid >= settings.referralLimit) throw new DomainError('REFERRAL_LIMIT_EXCEEDED');
     const upTo = Math.min(counts.referred, settings.referralLimit);
     const paying = upTo - counts.paid;
-    if (paying <= 0) throw new ApiError(422, 'INVALID_BONUS');
+    if (paying <= 0) throw new DomainError('INVALID_BONUS');
 
     const amount = roundToCurrency(parseAmount(settings.referralReward) * BigInt(paying), wallet.decimals, 'down');
     let transactionId: number | null = null;

@@ -15,6 +15,11 @@ function amount(numeric: string): string {
 // Settings
 
 /** The settings stored in the database (the HTTP layer adds the ones that come from configuration). */
+/** The database answers (the health check). */
+export async function databaseReachable(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
+}
+
 export interface Settings {
   siteName: string;
   minDeposit: string;

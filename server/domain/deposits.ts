@@ -3,7 +3,7 @@ import { amountIssue } from '../../src/rules/amount.ts';
 import { LIMIT_PERIODS } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { DomainError, badRequest } from './errors.ts';
 import { PaymentProviderError, type DepositNotification } from '../providers/payment.ts';
 import { applyDepositBonus } from './bonuses.ts';
 import { getSettings } from './common.ts';
@@ -59,7 +59,7 @@ async function assertWithinDepositLimits(ctx: AppContext, userId: number, curren
     const limit = await currentLimit(ctx.db, userId, 'deposit', period, now);
     if (limit === null) continue;
     const deposited = await creditedSince(ctx.db, userId, currency.id, new Date(now.getTime() - LIMIT_PERIOD_MS[period]));
-    if (deposited + amount > limit) throw new ApiError(422, 'DEPOSIT_LIMIT_EXCEED');
+    if (deposited + amount > limit) throw new DomainError('DEPOSIT_LIMIT_EXCEED');
   }
 }
 
@@ -79,7 +79,7 @@ export async function requestDepositAddress(
 
   const { currency, wallet } = await paymentTarget(ctx, userId, 'deposit', input);
   const minDeposit = currency.minDeposit;
-  if (amount < minDeposit) throw new ApiError(422, 'MINIMUM_DEPOSIT_AMOUNT_LIMIT');
+  if (amount < minDeposit) throw new DomainError('MINIMUM_DEPOSIT_AMOUNT_LIMIT');
   if (amount % currencyStep(currency.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);
   await assertWithinDepositLimits(ctx, userId, currency, amount);
 
@@ -175,7 +175,7 @@ export async function applyDepositNotification(ctx: AppContext, provider: string
        WHERE d.provider = $1 AND d.address = $2`,
       [provider, notification.address],
     );
-    if (!target) throw new ApiError(404, 'NOT_FOUND');
+    if (!target) throw new DomainError('NOT_FOUND');
     if (target.code !== notification.currencyCode) throw badRequest([{ field: 'currencyCode', code: 'mismatch' }]);
     if (notification.amount <= 0n) throw badRequest([{ field: 'amount', code: 'amount.positive' }]);
     if (notification.amount % currencyStep(target.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);

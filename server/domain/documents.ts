@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { checkFileContent, sniffFileType } from '../../src/rules/files.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from './errors.ts';
 import { fileIssueError } from './profile.ts';
 import { hasCompleteProfile, type UserRow } from './users.ts';
 
@@ -69,16 +69,16 @@ export async function uploadDocuments(
   uploads: DocumentUpload[],
   fieldOf: (index: number) => { label: string; file: string } = () => ({ label: 'documentLabelId', file: 'file' }),
 ): Promise<DocumentRow[]> {
-  if (!hasCompleteProfile(user)) throw new ApiError(422, 'PROFILE_INCOMPLETE');
+  if (!hasCompleteProfile(user)) throw new DomainError('PROFILE_INCOMPLETE');
   const seen = new Set<number>();
   const known = new Set((await listDocumentLabels(ctx.db)).map((label) => label.id));
   uploads.forEach((upload, index) => {
     // Checked here rather than in SQL: an id beyond the integer column's range is unknown, not an error.
     if (!known.has(upload.documentLabelId)) {
-      throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: fieldOf(index).label, code: 'documentLabel' }]);
+      throw new DomainError('PLEASE_CHECK_REQUEST_DATA', [{ field: fieldOf(index).label, code: 'documentLabel' }]);
     }
     if (seen.has(upload.documentLabelId)) {
-      throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: fieldOf(index).label, code: 'duplicate' }]);
+      throw new DomainError('PLEASE_CHECK_REQUEST_DATA', [{ field: fieldOf(index).label, code: 'duplicate' }]);
     }
     seen.add(upload.documentLabelId);
   });
@@ -101,7 +101,7 @@ export async function uploadDocuments(
           "SELECT 1 FROM documents WHERE user_id = $1 AND document_label_id = $2 AND status <> 'Rejected'",
           [user.id, upload.documentLabelId],
         );
-        if (live) throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
+        if (live) throw new DomainError('DOCUMENT_ALREADY_SUBMITTED');
         const path = join(dir, upload.storedName);
         writeFileSync(path, upload.bytes, { mode: 0o600 });
         written.push(path);
@@ -117,7 +117,7 @@ export async function uploadDocuments(
     });
   } catch (error) {
     for (const path of written) rmSync(path, { force: true });
-    if ((error as { code?: string }).code === '23505') throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
+    if ((error as { code?: string }).code === '23505') throw new DomainError('DOCUMENT_ALREADY_SUBMITTED');
     throw error;
   }
 }
@@ -129,11 +129,11 @@ export async function removeDocument(ctx: AppContext, userId: number, documentId
     'SELECT status, stored_name FROM documents WHERE id = $1 AND user_id = $2',
     [documentId, userId],
   );
-  if (!row) throw new ApiError(404, 'NOT_FOUND');
-  if (row.status !== 'Rejected') throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
+  if (!row) throw new DomainError('NOT_FOUND');
+  if (row.status !== 'Rejected') throw new DomainError('DOCUMENT_ALREADY_SUBMITTED');
   // Only while still rejected: a review cannot slip in between the check and the delete.
   const deleted = await ctx.db.query("DELETE FROM documents WHERE id = $1 AND status = 'Rejected' RETURNING id", [documentId]);
-  if (deleted.length === 0) throw new ApiError(409, 'DOCUMENT_ALREADY_SUBMITTED');
+  if (deleted.length === 0) throw new DomainError('DOCUMENT_ALREADY_SUBMITTED');
   rmSync(join(ctx.uploadsDir, 'documents', row.stored_name), { force: true });
 }
 
@@ -145,7 +145,7 @@ export async function reviewDocument(ctx: AppContext, documentId: number, status
   );
   if (updated.length === 0) {
     const exists = await maybeOne(ctx.db, 'SELECT 1 FROM documents WHERE id = $1', [documentId]);
-    throw exists ? new ApiError(422, 'INVALID_VALUE') : new ApiError(404, 'NOT_FOUND');
+    throw exists ? new DomainError('INVALID_VALUE') : new DomainError('NOT_FOUND');
   }
   return one<DocumentRow>(ctx.db, `${SELECT_DOCUMENT} WHERE d.id = $1`, [documentId]);
 }

@@ -4,7 +4,7 @@ import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
-import { ApiError, badRequest, type ErrorCode } from '../errors.ts';
+import { DomainError, badRequest, type ErrorCode } from './errors.ts';
 import { hasRunningBonus, recordWagering } from './bonuses.ts';
 import { LIMITS_CURRENCY } from './deposits.ts';
 import {
@@ -122,11 +122,11 @@ export async function authenticateGameCall(
      WHERE s.id = $1`,
     [input.sessionId],
   );
-  if (!row) throw new ApiError(401, 'SESSION_EXPIRED');
-  if (!hmacSha256HexMatches(row.wallet_secret, input.rawBody, input.signature)) throw new ApiError(401, 'INVALID_SIGNATURE');
-  if (row.demo || row.user_id === null) throw new ApiError(403, 'FORBIDDEN');
+  if (!row) throw new DomainError('SESSION_EXPIRED');
+  if (!hmacSha256HexMatches(row.wallet_secret, input.rawBody, input.signature)) throw new DomainError('INVALID_SIGNATURE');
+  if (row.demo || row.user_id === null) throw new DomainError('FORBIDDEN');
   if (row.wallet_id === null || row.currency_id === null || row.currency_code === null || row.decimals === null) {
-    throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+    throw new DomainError('CURRENCY_NOT_AVAILABLE');
   }
   return {
     sessionId: row.id,
@@ -289,12 +289,12 @@ async function assertWithinPlayLimits(
   );
   for (const period of LIMIT_PERIODS) {
     const limit = limitOf(limits.bet[period].current);
-    if (limit !== null && parseSignedAmount(sums[`bets_${period}`] ?? '0') + amount > limit) throw new ApiError(422, BET_LIMIT_CODES[period]);
+    if (limit !== null && parseSignedAmount(sums[`bets_${period}`] ?? '0') + amount > limit) throw new DomainError(BET_LIMIT_CODES[period]);
   }
   for (const period of LIMIT_PERIODS) {
     const limit = limitOf(limits.loss[period].current);
     const loss = parseSignedAmount(sums[`bets_${period}`] ?? '0') - parseSignedAmount(sums[`wins_${period}`] ?? '0');
-    if (limit !== null && loss + amount > limit) throw new ApiError(422, LOSS_LIMIT_CODES[period]);
+    if (limit !== null && loss + amount > limit) throw new DomainError(LOSS_LIMIT_CODES[period]);
   }
 }
 
@@ -316,7 +316,7 @@ export async function assertPlayLimitsLeft(db: Queryable, userId: number, curren
 }
 
 /** The one refusal of a call on a round that cannot take it: a closed round, another wallet's round. */
-const roundRefused = () => new ApiError(422, 'INVALID_VALUE');
+const roundRefused = () => new DomainError('INVALID_VALUE');
 
 /**
  * Applies one signed call of a game session. Refusals: 400 PLEASE_CHECK_REQUEST_DATA (amount finer than
@@ -355,18 +355,18 @@ export async function applyGameCall(ctx: AppContext, session: GameWalletSession,
       }
 
       // New play needs a live session; a replay above, and wins and rollbacks of begun rounds, do not.
-      if ((call.action === 'bet' || call.action === 'freeSpin') && !session.live) throw new ApiError(401, 'SESSION_EXPIRED');
+      if ((call.action === 'bet' || call.action === 'freeSpin') && !session.live) throw new DomainError('SESSION_EXPIRED');
       if (call.action === 'bet') {
         const user = await one<{ active: boolean; self_exclusion_permanent: boolean; self_excluded_until: Date | null }>(
           tx,
           'SELECT active, self_exclusion_permanent, self_excluded_until FROM users WHERE id = $1',
           [session.userId],
         );
-        if (!user.active) throw new ApiError(403, 'USER_INACTIVE');
-        if (selfExclusionOf(user, now).type !== null) throw new ApiError(403, 'SELF_EXCLUDED');
+        if (!user.active) throw new DomainError('USER_INACTIVE');
+        if (selfExclusionOf(user, now).type !== null) throw new DomainError('SELF_EXCLUDED');
       }
       if ((call.action === 'bet' || call.action === 'win' || call.action === 'freeSpin') && round?.closed) throw roundRefused();
-      if (call.action === 'win' && !round) throw new ApiError(404, 'NOT_FOUND');
+      if (call.action === 'win' && !round) throw new DomainError('NOT_FOUND');
       if (!round) {
         // Another wallet may open the same round id at the same moment (its lock is not ours): the
         // loser of the race finds the winner's round and is refused like any call on another's round.
@@ -404,7 +404,7 @@ export async function applyGameCall(ctx: AppContext, session: GameWalletSession,
           await assertWithinPlayLimits(tx, session, amount, now);
           const fromAvailable = amount < available ? amount : available;
           bonusPart = amount - fromAvailable;
-          if (bonusPart > bonus) throw new ApiError(422, 'INSUFFICIENT_BALANCE');
+          if (bonusPart > bonus) throw new DomainError('INSUFFICIENT_BALANCE');
           availableChange = -fromAvailable;
           bonusChange = -bonusPart;
           roundUpdate = { ...roundUpdate, stakedAvailable: stakedAvailable + fromAvailable, stakedBonus: stakedBonus + bonusPart };
@@ -540,7 +540,7 @@ export async function applyGameCall(ctx: AppContext, session: GameWalletSession,
     });
   } catch (error) {
     // The lock above makes this rare (another wallet's bonus bookkeeping may still take the balance).
-    if (error instanceof InsufficientBalanceError) throw new ApiError(422, 'INSUFFICIENT_BALANCE');
+    if (error instanceof InsufficientBalanceError) throw new DomainError('INSUFFICIENT_BALANCE');
     throw error;
   }
 }

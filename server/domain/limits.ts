@@ -3,7 +3,7 @@ import { LIMIT_KINDS, LIMIT_PERIODS, LimitPeriods, type LimitKind, type LimitPer
 import { validate } from '../../src/rules/validate.ts';
 import type { AppContext } from '../context.ts';
 import { one, type Queryable } from '../db/db.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { DomainError, badRequest } from './errors.ts';
 
 /** Rolling windows of the deposit, bet and loss limits: a period is the time up to now, not a calendar one. */
 export const LIMIT_PERIOD_MS: Readonly<Record<LimitPeriod, number>> = {
@@ -187,5 +187,5 @@ export async function selfExclude(
 }
 
 export function assertNotSelfExcluded(user: { self_exclusion_permanent: boolean; self_excluded_until: Date | null }, now: Date) {
-  if (selfExclusionOf(user, now).type !== null) throw new ApiError(403, 'SELF_EXCLUDED');
+  if (selfExclusionOf(user, now).type !== null) throw new DomainError('SELF_EXCLUDED');
 }

@@ -1,7 +1,7 @@
 import { parseSignedAmount } from '../../src/money.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne } from '../db/db.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from './errors.ts';
 import { WEBHOOK_PATHS, type PaymentProviderFailure } from '../providers/payment.ts';
 import { findWallet, type WalletBalances } from './wallets.ts';
 
@@ -39,9 +39,9 @@ export async function paymentTarget(
       : 'SELECT deposit_allowed, withdraw_allowed FROM payment_providers WHERE id = $1 AND active',
     input.paymentProviderId === undefined ? [] : [input.paymentProviderId],
   );
-  if (!provider) throw new ApiError(404, 'NOT_FOUND');
-  if (direction === 'deposit' && !provider.deposit_allowed) throw new ApiError(422, 'PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED');
-  if (direction === 'withdraw' && !provider.withdraw_allowed) throw new ApiError(422, 'PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED');
+  if (!provider) throw new DomainError('NOT_FOUND');
+  if (direction === 'deposit' && !provider.deposit_allowed) throw new DomainError('PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED');
+  if (direction === 'withdraw' && !provider.withdraw_allowed) throw new DomainError('PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED');
 
   const row = await maybeOne<{ id: number; code: string; network: string; decimals: number; min_deposit: string; min_withdraw: string; withdraw_fee: string; enabled: boolean }>(
     ctx.db,
@@ -49,7 +49,7 @@ export async function paymentTarget(
     [input.currencyCode],
   );
   const wallet = row?.enabled ? await findWallet(ctx.db, userId, row.code) : undefined;
-  if (!row || !wallet) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
+  if (!row || !wallet) throw new DomainError('CURRENCY_NOT_AVAILABLE');
   const currency: PaymentCurrency = {
     id: row.id,
     code: row.code,
@@ -62,15 +62,15 @@ export async function paymentTarget(
   return { currency, wallet };
 }
 
-const PROVIDER_FAILURES: Record<PaymentProviderFailure, () => ApiError> = {
-  unavailable: () => new ApiError(502, 'COIN_PAYMENTS_SERVER_ERROR'),
-  insufficient_funds: () => new ApiError(422, 'NOT_ENOUGH_AMOUNT'),
-  invalid_address: () => new ApiError(422, 'INVALID_ADDRESS'),
-  rejected: () => new ApiError(502, 'PAYMENT_ERROR'),
+const PROVIDER_FAILURES: Record<PaymentProviderFailure, () => DomainError> = {
+  unavailable: () => new DomainError('COIN_PAYMENTS_SERVER_ERROR'),
+  insufficient_funds: () => new DomainError('NOT_ENOUGH_AMOUNT'),
+  invalid_address: () => new DomainError('INVALID_ADDRESS'),
+  rejected: () => new DomainError('PAYMENT_ERROR'),
 };
 
 /** The contract's answer to a provider failure. */
-export function providerFailureError(failure: PaymentProviderFailure): ApiError {
+export function providerFailureError(failure: PaymentProviderFailure): DomainError {
   return PROVIDER_FAILURES[failure]();
 }
 

@@ -6,7 +6,7 @@ import { checkFileContent, sniffFileType } from '../../src/rules/files.ts';
 import { validate } from '../../src/rules/validate.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
-import { ApiError, badRequest, type FieldIssue } from '../errors.ts';
+import { DomainError, badRequest, type FieldIssue } from './errors.ts';
 import { isPhoneTaken, PERSONAL_COLUMNS, personalValues, type UserRow } from './users.ts';
 
 /** Country and state must be ones the server lists; a country without listed states takes any state code. */
@@ -35,8 +35,8 @@ export async function updateProfile(ctx: AppContext, userId: number, body: unkno
         input.username,
         userId,
       ]);
-      if (usernameTaken) throw new ApiError(409, 'USERNAME_IS_TAKEN');
-      if (await isPhoneTaken(tx, input.phoneCode, input.phone, userId)) throw new ApiError(409, 'PHONE_IS_TAKEN');
+      if (usernameTaken) throw new DomainError('USERNAME_IS_TAKEN');
+      if (await isPhoneTaken(tx, input.phoneCode, input.phone, userId)) throw new DomainError('PHONE_IS_TAKEN');
       return one<UserRow>(
         tx,
         `UPDATE users SET username = $2, updated_at = $3, ${PERSONAL_COLUMNS.map((column, i) => `${column} = $${i + 4}`).join(', ')}
@@ -47,7 +47,7 @@ export async function updateProfile(ctx: AppContext, userId: number, body: unkno
   } catch (error) {
     if ((error as { code?: string }).code === '23505') {
       const detail = String((error as { constraint?: string; message?: string }).constraint ?? (error as Error).message);
-      throw new ApiError(409, detail.includes('phone') ? 'PHONE_IS_TAKEN' : 'USERNAME_IS_TAKEN');
+      throw new DomainError(detail.includes('phone') ? 'PHONE_IS_TAKEN' : 'USERNAME_IS_TAKEN');
     }
     throw error;
   }
@@ -113,7 +113,7 @@ async function assertNewAddress(tx: Queryable, userId: number, input: AddressVal
        AND replace(zip_code, '-', '') = replace($5, '-', '') AND id <> $6`,
     [userId, input.address.trim(), input.city.trim(), input.countryCode, input.zipCode, exceptId ?? 0],
   );
-  if (same) throw new ApiError(409, 'ADDRESS_ALREADY_EXISTS');
+  if (same) throw new DomainError('ADDRESS_ALREADY_EXISTS');
 }
 
 async function lockUser(tx: Queryable, userId: number): Promise<void> {
@@ -136,7 +136,7 @@ export async function addAddress(ctx: AppContext, userId: number, body: unknown)
       );
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError(409, 'ADDRESS_ALREADY_EXISTS');
+    if (isUniqueViolation(error)) throw new DomainError('ADDRESS_ALREADY_EXISTS');
     throw error;
   }
 }
@@ -148,7 +148,7 @@ export async function updateAddress(ctx: AppContext, userId: number, addressId: 
       await lockUser(tx, userId);
       // Another player's address is reported exactly like a missing one.
       const mine = await maybeOne(tx, 'SELECT 1 FROM addresses WHERE id = $1 AND user_id = $2', [addressId, userId]);
-      if (!mine) throw new ApiError(404, 'NOT_FOUND');
+      if (!mine) throw new DomainError('NOT_FOUND');
       await assertNewAddress(tx, userId, input, addressId);
       return one<AddressRow>(
         tx,
@@ -158,14 +158,14 @@ export async function updateAddress(ctx: AppContext, userId: number, addressId: 
       );
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError(409, 'ADDRESS_ALREADY_EXISTS');
+    if (isUniqueViolation(error)) throw new DomainError('ADDRESS_ALREADY_EXISTS');
     throw error;
   }
 }
 
 export async function removeAddress(ctx: AppContext, userId: number, addressId: number): Promise<void> {
   const rows = await ctx.db.query('DELETE FROM addresses WHERE id = $1 AND user_id = $2 RETURNING id', [addressId, userId]);
-  if (rows.length === 0) throw new ApiError(404, 'NOT_FOUND');
+  if (rows.length === 0) throw new DomainError('NOT_FOUND');
 }
 
 // Profile image: stored under the data folder by a random id, served with the type sniffed at upload.
@@ -175,11 +175,11 @@ function imagesDir(ctx: AppContext): string {
 }
 
 /** The problem with an uploaded picture as an API error: 400 empty, 413 too large, 415 not JPEG/PNG. */
-export function fileIssueError(issue: string, field: string): ApiError {
+export function fileIssueError(issue: string, field: string): DomainError {
   const fields: FieldIssue[] = [{ field, code: issue }];
   if (issue === 'file.empty') return badRequest(fields);
-  if (issue === 'file.size') return new ApiError(413, 'FILE_TOO_LARGE');
-  return new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED', fields);
+  if (issue === 'file.size') return new DomainError('FILE_TOO_LARGE');
+  return new DomainError('FILE_FORMAT_NOT_SUPPORTED', fields);
 }
 
 /**
@@ -207,7 +207,7 @@ export async function setProfileImage(ctx: AppContext, user: UserRow, fileName: 
   const issue = checkFileContent(bytes, 'profileImage', fileName);
   if (issue !== null) throw fileIssueError(issue, 'file');
   const type = sniffFileType(bytes);
-  if (type !== 'jpeg' && type !== 'png') throw new ApiError(415, 'FILE_FORMAT_NOT_SUPPORTED', [{ field: 'file', code: 'file.type' }]);
+  if (type !== 'jpeg' && type !== 'png') throw new DomainError('FILE_FORMAT_NOT_SUPPORTED', [{ field: 'file', code: 'file.type' }]);
   const imageId = randomBytes(18).toString('base64url');
   const path = join(imagesDir(ctx), imageId);
   mkdirSync(imagesDir(ctx), { recursive: true });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Queryable } from '../db/db.ts';
 import { maybeOne } from '../db/db.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from './errors.ts';
 
 const ISSUER = 'casino-reference-server';
 /** Claim on tokens whose lifetime was cut short by the player's session limit: its minutes. */
@@ -90,7 +90,7 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
             jti,
             Number(sub),
           ]);
-          if (ended) throw new ApiError(401, 'SESSION_EXPIRED');
+          if (ended) throw new DomainError('SESSION_EXPIRED');
           return null;
         }
         if (error instanceof joseErrors.JOSEError) return null;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatAmount, parseSignedAmount } from '../../src/money.ts';
 import type { Queryable } from '../db/db.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from './errors.ts';
 import { normalisePaging } from './common.ts';
 import type { TransactionActionType, TransactionDto, TransactionStatus, TransactionType } from './ledger.ts';
 

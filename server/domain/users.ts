@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts';
-import { maybeOne } from '../db/db.ts';
+import { DomainError } from './errors.ts';
+import { maybeOne, one } from '../db/db.ts';
 
 export interface UserRow {
   [key: string]: unknown;
@@ -143,4 +144,18 @@ export function personalValues(input: PersonalDetails): unknown[] {
     input.countryCode,
     input.zipCode,
   ];
+}
+
+/** Whether a username is in use, whatever its case (the signup form checks as the player types). */
+export async function isUsernameTaken(db: Queryable, username: string): Promise<boolean> {
+  const row = await one<{ taken: boolean }>(db, 'SELECT EXISTS (SELECT 1 FROM users WHERE lower(username) = lower($1)) AS taken', [
+    username,
+  ]);
+  return row.taken;
+}
+
+/** Activates or inactivates an account by its email (an operator's act; the simulator's in tests). */
+export async function setUserActive(db: Queryable, email: string, active: boolean, now: Date): Promise<void> {
+  const rows = await db.query('UPDATE users SET active = $2, updated_at = $3 WHERE lower(email) = lower($1) RETURNING id', [email, active, now]);
+  if (rows.length === 0) throw new DomainError('USER_DOES_NOT_EXISTS');
 }

@@ -1,6 +1,6 @@
 import { formatAmount, parseSignedAmount } from '../../src/money.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from './errors.ts';
 
 interface WalletRow {
   [key: string]: unknown;
@@ -37,7 +37,7 @@ export async function selectWallet(db: Db, userId: number, walletId: number) {
   return db.transaction(async (tx) => {
     // All of the player's wallets, locked in one order: concurrent selections queue instead of deadlocking.
     const wallets = await tx.query<{ id: number }>('SELECT id FROM wallets WHERE user_id = $1 ORDER BY id FOR UPDATE', [userId]);
-    if (!wallets.some((wallet) => wallet.id === walletId)) throw new ApiError(404, 'NOT_FOUND');
+    if (!wallets.some((wallet) => wallet.id === walletId)) throw new DomainError('NOT_FOUND');
     // Unique indexes are checked row by row: clear the old choice before setting the new one.
     await tx.query('UPDATE wallets SET selected = false WHERE user_id = $1 AND selected AND id <> $2', [userId, walletId]);
     await tx.query('UPDATE wallets SET selected = true WHERE id = $1', [walletId]);

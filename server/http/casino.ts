@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import * as casino from '../domain/casino.ts';
 import { assertPlayLimitsLeft, betHistory } from '../domain/game-wallet.ts';
 import { assertNotSelfExcluded } from '../domain/limits.ts';
@@ -9,10 +9,10 @@ import type { JsonHandlers, RawHandlers } from './types.ts';
 /** Domain refusals of the catalogue, as API errors. */
 function casinoFailure(error: unknown): never {
   if (error instanceof casino.GameNotFoundError || error instanceof casino.DemoNotAvailableError) {
-    throw new ApiError(404, 'GAME_NOT_FOUND_ERROR');
+    throw new DomainError('GAME_NOT_FOUND_ERROR');
   }
-  if (error instanceof casino.CurrencyNotAvailableError) throw new ApiError(422, 'CURRENCY_NOT_AVAILABLE');
-  if (error instanceof casino.LoginRequiredError) throw new ApiError(401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
+  if (error instanceof casino.CurrencyNotAvailableError) throw new DomainError('CURRENCY_NOT_AVAILABLE');
+  if (error instanceof casino.LoginRequiredError) throw new DomainError('ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
   throw error;
 }
 
@@ -103,7 +103,7 @@ export function casinoHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
     casinoGetGameThumbnail: async (req, reply) => {
       const { gameId } = req.params as { gameId: number };
       const game = await casino.getGame(ctx.db, gameId);
-      if (!game) throw new ApiError(404, 'GAME_NOT_FOUND_ERROR');
+      if (!game) throw new DomainError('GAME_NOT_FOUND_ERROR');
       reply
         .header('content-type', 'image/svg+xml')
         .header('cache-control', 'public, max-age=86400')

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { applyDepositNotification } from '../domain/deposits.ts';
 import { applyWithdrawalNotification } from '../domain/withdrawals.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { DomainError, badRequest } from '../domain/errors.ts';
 import { CoinPaymentsWebhookError } from '../providers/coinpayments.ts';
 import { WebhookSignatureError, type ProviderNotification } from '../providers/payment.ts';
 import type { JsonHandlers } from './types.ts';
@@ -14,12 +14,12 @@ export function coinPaymentsHandlers(ctx: AppContext): JsonHandlers {
   return {
     paymentCoinPaymentsWebhook: async ({ req, body }) => {
       // Only the configured provider's webhooks exist.
-      if (ctx.payments.key !== 'coinpayments') throw new ApiError(404, 'NOT_FOUND');
+      if (ctx.payments.key !== 'coinpayments') throw new DomainError('NOT_FOUND');
       let notification: ProviderNotification;
       try {
         notification = ctx.payments.parseWebhook({ rawBody: req.rawBody ?? '', headers: req.headers, body });
       } catch (error) {
-        if (error instanceof WebhookSignatureError) throw new ApiError(401, 'INVALID_SIGNATURE');
+        if (error instanceof WebhookSignatureError) throw new DomainError('INVALID_SIGNATURE');
         if (error instanceof CoinPaymentsWebhookError) {
           // Answered 200 so that CoinPayments does not retry what the casino will never use.
           if (error.reason === 'ignored') return { type: 'ignored' as const };

@@ -12,7 +12,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export function commonHandlers(ctx: AppContext): JsonHandlers {
   return {
     getHealth: async () => {
-      await ctx.db.query('SELECT 1');
+      await common.databaseReachable(ctx.db);
       return {
         status: 'ok',
         database: ctx.db.kind,

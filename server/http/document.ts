@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import * as documents from '../domain/documents.ts';
 import { player } from './auth-guard.ts';
 import { apiDocument } from './mappers.ts';
@@ -28,7 +28,7 @@ export function documentHandlers(ctx: AppContext): JsonHandlers {
       checkParts('documentUpload', form);
       const file = form.files[0];
       const labelId = form.fields.get('documentLabelId')?.[0];
-      if (!file || !labelId) throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA');
+      if (!file || !labelId) throw new DomainError('PLEASE_CHECK_REQUEST_DATA');
       const [document] = await documents.uploadDocuments(ctx, me.user, [
         { documentLabelId: Number(labelId), fileName: file.fileName, bytes: file.bytes },
       ]);
@@ -42,7 +42,7 @@ export function documentHandlers(ctx: AppContext): JsonHandlers {
       checkParts('documentUploadAll', form);
       const labels = form.fields.get('documentLabelId') ?? [];
       if (labels.length !== form.files.length) {
-        throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: 'file', code: 'count' }]);
+        throw new DomainError('PLEASE_CHECK_REQUEST_DATA', [{ field: 'file', code: 'count' }]);
       }
       const stored = await documents.uploadDocuments(
         ctx,

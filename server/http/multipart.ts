@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../src/rules/files.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ApiError } from '../errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import { schemaRuleCode } from './field-codes.ts';
 import { listOperations, loadOpenApi } from './openapi.ts';
 
@@ -25,7 +25,7 @@ const MAX_FIELDS = 40;
  * and a bounded number of text fields. Anything else is refused before it is stored anywhere.
  */
 export async function readMultipart(req: FastifyRequest, maxFiles: number): Promise<MultipartForm> {
-  if (!req.isMultipart()) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE');
+  if (!req.isMultipart()) throw new DomainError('UNSUPPORTED_MEDIA_TYPE');
   const fields = new Map<string, string[]>();
   const files: UploadedFile[] = [];
   const parts = req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES - 1, files: maxFiles, fields: MAX_FIELDS, fieldSize: 1024 } });
@@ -42,8 +42,8 @@ export async function readMultipart(req: FastifyRequest, maxFiles: number): Prom
   } catch (error) {
     // More parts than the operation takes is a malformed request (400), not a too large one (413).
     const code = (error as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT') throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: 'file', code: 'maxItems' }]);
-    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: '', code: 'maxItems' }]);
+    if (code === 'FST_FILES_LIMIT') throw new DomainError('PLEASE_CHECK_REQUEST_DATA', [{ field: 'file', code: 'maxItems' }]);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new DomainError('PLEASE_CHECK_REQUEST_DATA', [{ field: '', code: 'maxItems' }]);
     throw error;
   }
   return { fields, files };
@@ -97,6 +97,6 @@ export function checkParts(operationId: string, form: MultipartForm): void {
       }
       return { field: base, code: schemaRuleCode(base, error) ?? error.keyword };
     });
-    throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', fields);
+    throw new DomainError('PLEASE_CHECK_REQUEST_DATA', fields);
   }
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { applyDepositNotification, requestDepositAddress } from '../domain/deposits.ts';
 import { applyWithdrawalNotification, requestWithdrawal } from '../domain/withdrawals.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import { WebhookSignatureError } from '../providers/payment.ts';
 import { player } from './auth-guard.ts';
 import type { JsonHandlers } from './types.ts';
@@ -18,12 +18,12 @@ export function paymentHandlers(ctx: AppContext): JsonHandlers {
 
     paymentWebhook: async ({ params, req, body }) => {
       // Only the configured provider's webhooks exist; the signature is checked before the body is used.
-      if (params.provider !== ctx.payments.key) throw new ApiError(404, 'NOT_FOUND');
+      if (params.provider !== ctx.payments.key) throw new DomainError('NOT_FOUND');
       let notification;
       try {
         notification = ctx.payments.parseWebhook({ rawBody: req.rawBody ?? '', headers: req.headers, body });
       } catch (error) {
-        if (error instanceof WebhookSignatureError) throw new ApiError(401, 'INVALID_SIGNATURE');
+        if (error instanceof WebhookSignatureError) throw new DomainError('INVALID_SIGNATURE');
         throw error;
       }
       if (notification.type === 'withdrawal') return { withdrawal: await applyWithdrawalNotification(ctx, ctx.payments.key, notification) };

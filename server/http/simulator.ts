@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { badRequest, DomainError } from '../domain/errors.ts';
 import { reviewDocument } from '../domain/documents.ts';
+import { setUserActive } from '../domain/users.ts';
 import { listMailbox } from '../providers/mail.ts';
 import {
   UnknownChainAddressError,
@@ -13,7 +14,6 @@ import {
 import type { PaymentProvider } from '../providers/payment.ts';
 import { amountIssue } from '../../src/rules/amount.ts';
 import { formatAmount, parseAmount } from '../../src/money.ts';
-import { badRequest } from '../errors.ts';
 import { apiDocument } from './mappers.ts';
 import type { JsonHandlers } from './types.ts';
 
@@ -48,12 +48,12 @@ function apiPayout(payout: SimulatorPayout) {
 /** The simulator's side doors: outside simulator mode they do not exist. */
 export function simulatorHandlers(ctx: AppContext): JsonHandlers {
   const enabled = () => {
-    if (!ctx.config.simulator) throw new ApiError(404, 'NOT_FOUND');
+    if (!ctx.config.simulator) throw new DomainError('NOT_FOUND');
   };
   /** The payment simulator's chain; with a real payment provider there is none. */
   const chain = (): SimulatorPaymentProvider => {
     enabled();
-    if (!isSimulator(ctx.payments)) throw new ApiError(404, 'NOT_FOUND');
+    if (!isSimulator(ctx.payments)) throw new DomainError('NOT_FOUND');
     return ctx.payments;
   };
   return {
@@ -65,7 +65,7 @@ export function simulatorHandlers(ctx: AppContext): JsonHandlers {
         const transfer = await simulator.transfer(body.address, parseAmount(body.amount));
         return { txId: transfer.txId, transfer: apiTransfer(transfer) };
       } catch (error) {
-        if (error instanceof UnknownChainAddressError) throw new ApiError(404, 'NOT_FOUND');
+        if (error instanceof UnknownChainAddressError) throw new DomainError('NOT_FOUND');
         throw error;
       }
     },
@@ -75,7 +75,7 @@ export function simulatorHandlers(ctx: AppContext): JsonHandlers {
       try {
         return { transfer: apiTransfer(await simulator.confirm(body.txId, body.confirmations)) };
       } catch (error) {
-        if (error instanceof UnknownChainTransferError) throw new ApiError(404, 'NOT_FOUND');
+        if (error instanceof UnknownChainTransferError) throw new DomainError('NOT_FOUND');
         throw error;
       }
     },
@@ -85,7 +85,7 @@ export function simulatorHandlers(ctx: AppContext): JsonHandlers {
       try {
         return { payout: apiPayout(await simulator.settlePayout(body.spendRequestId, body.outcome)) };
       } catch (error) {
-        if (error instanceof UnknownPayoutError) throw new ApiError(404, 'NOT_FOUND');
+        if (error instanceof UnknownPayoutError) throw new DomainError('NOT_FOUND');
         throw error;
       }
     },
@@ -102,12 +102,7 @@ export function simulatorHandlers(ctx: AppContext): JsonHandlers {
 
     devSetUserActive: async ({ body }) => {
       enabled();
-      const rows = await ctx.db.query('UPDATE users SET active = $2, updated_at = $3 WHERE lower(email) = lower($1) RETURNING id', [
-        body.email,
-        body.active,
-        ctx.now(),
-      ]);
-      if (rows.length === 0) throw new ApiError(404, 'USER_DOES_NOT_EXISTS');
+      await setUserActive(ctx.db, body.email, body.active, ctx.now());
       return { success: true };
     },
   };

@@ -1,8 +1,8 @@
 import type { AppContext } from '../context.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { DomainError, badRequest } from '../domain/errors.ts';
 import * as auth from '../domain/auth.ts';
 import * as profile from '../domain/profile.ts';
-import { findUserByEmail } from '../domain/users.ts';
+import { findUserByEmail, isUsernameTaken } from '../domain/users.ts';
 import { listTransactions } from '../domain/transactions.ts';
 import { listWallets, selectWallet } from '../domain/wallets.ts';
 import { SocialLoginError, verifyFacebookToken, verifyGoogleCredential } from '../providers/identity.ts';
@@ -10,7 +10,6 @@ import { player } from './auth-guard.ts';
 import { apiAddress, apiUser } from './mappers.ts';
 import { checkParts, readMultipart } from './multipart.ts';
 import type { JsonHandlers, RawHandlers } from './types.ts';
-import { one } from '../db/db.ts';
 import type { UserRow } from '../domain/users.ts';
 
 /**
@@ -19,8 +18,8 @@ import type { UserRow } from '../domain/users.ts';
  */
 function socialFailure(error: unknown): never {
   if (error instanceof SocialLoginError) {
-    if (error.reason === 'not_configured') throw new ApiError(422, 'SOCIAL_LOGIN_NOT_CONFIGURED');
-    throw new ApiError(422, 'SOCIAL_LOGIN_FAILED');
+    if (error.reason === 'not_configured') throw new DomainError('SOCIAL_LOGIN_NOT_CONFIGURED');
+    throw new DomainError('SOCIAL_LOGIN_FAILED');
   }
   throw error;
 }
@@ -35,7 +34,7 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
 
     userGoogleLogin: async ({ body, ip }) => {
       const clientId = ctx.config.googleClientId;
-      if (!clientId) throw new ApiError(422, 'SOCIAL_LOGIN_NOT_CONFIGURED');
+      if (!clientId) throw new DomainError('SOCIAL_LOGIN_NOT_CONFIGURED');
       auth.limitSocialLogin(ctx, ip);
       const profileData = await verifyGoogleCredential(body.credential, {
         clientId,
@@ -48,7 +47,7 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
 
     userFacebookLogin: async ({ body, ip }) => {
       const { facebookAppId: appId, facebookAppSecret: appSecret } = ctx.config;
-      if (!appId || !appSecret) throw new ApiError(422, 'SOCIAL_LOGIN_NOT_CONFIGURED');
+      if (!appId || !appSecret) throw new DomainError('SOCIAL_LOGIN_NOT_CONFIGURED');
       auth.limitSocialLogin(ctx, ip);
       const profileData = await verifyFacebookToken(body.accessToken, body.userID, {
         appId,
@@ -102,12 +101,7 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
       }
       const result: { usernameAvailable?: boolean; emailAvailable?: boolean } = {};
       if (query.username !== undefined) {
-        const row = await one<{ taken: boolean }>(
-          ctx.db,
-          'SELECT EXISTS (SELECT 1 FROM users WHERE lower(username) = lower($1)) AS taken',
-          [query.username],
-        );
-        result.usernameAvailable = !row.taken;
+        result.usernameAvailable = !(await isUsernameTaken(ctx.db, query.username));
       }
       if (query.email !== undefined) result.emailAvailable = !(await findUserByEmail(ctx.db, query.email));
       return result;
@@ -160,7 +154,7 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
     userGetProfileImage: async (req, reply) => {
       const { imageId } = req.params as { imageId: string };
       const image = await profile.readProfileImage(ctx, imageId);
-      if (!image) throw new ApiError(404, 'NOT_FOUND');
+      if (!image) throw new DomainError('NOT_FOUND');
       // The type is the one sniffed from the bytes at upload, never the uploader's claim.
       reply
         .header('content-type', image.type === 'png' ? 'image/png' : 'image/jpeg')

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { maybeOne, one, type Db, type Queryable } from '../db/db.ts';
-import { base58CheckAddress, segwitAddress } from '../domain/withdrawals.ts';
+import { base58CheckAddress, segwitAddress } from '../addresses.ts';
 import {
   PaymentProviderError,
   signWebhook,

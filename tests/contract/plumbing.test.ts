@@ -5,7 +5,7 @@
  * envelope, checked against openapi.yaml by the test helpers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../server/errors.ts';
+import { DomainError } from '../../server/domain/errors.ts';
 import type { JsonHandlers } from '../../server/http/types.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 
@@ -16,9 +16,9 @@ let healthMode: 'throw' | 'break contract' | 'odd fields' | 'undeclared status' 
 const overrideHandlers: JsonHandlers = {
   getHealth: async () => {
     if (healthMode === 'throw') throw new Error('database password is hunter2');
-    if (healthMode === 'undeclared status') throw new ApiError(409, 'EMAIL_ALREADY_EXISTS');
+    if (healthMode === 'undeclared status') throw new DomainError('EMAIL_ALREADY_EXISTS');
     if (healthMode === 'odd fields') {
-      throw new ApiError(400, 'PLEASE_CHECK_REQUEST_DATA', [
+      throw new DomainError('PLEASE_CHECK_REQUEST_DATA', [
         { field: 'x'.repeat(500), code: 'not a rule code!' },
         ...Array.from({ length: 150 }, (_, index) => ({ field: `item.${index}`, code: 'required' })),
       ]);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertCashoutAllowed, hasRunningBonus, recordWagering } from '../../server/domain/bonuses.ts';
-import { ApiError } from '../../server/errors.ts';
+import { DomainError } from '../../server/domain/errors.ts';
 import { parseSignedAmount } from '../../src/money.ts';
 import { newPlayer, registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { code, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
@@ -143,7 +143,7 @@ describe('wagering', () => {
     await bet(player, '-0.001');
     expect((await myBonuses(player, 'active'))[0]).toMatchObject({ wageredAmount: '0.004' });
     expect(await hasRunningBonus(server.db, wallet.id, server.clock.now())).toBe(true);
-    await expect(assertCashoutAllowed(server.db, wallet.id, server.clock.now())).rejects.toMatchObject(new ApiError(422, 'CASHOUT_NOT_ALLOWED'));
+    await expect(assertCashoutAllowed(server.db, wallet.id, server.clock.now())).rejects.toMatchObject(new DomainError('CASHOUT_NOT_ALLOWED'));
 
     await bet(player, '0.006');
     const rows = await myBonuses(player);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { verifyLedger } from '../../server/domain/ledger.ts';
-import { segwitAddress } from '../../server/domain/withdrawals.ts';
+import { segwitAddress } from '../../server/addresses.ts';
 import { CoinPaymentsWebhookError, createCoinPaymentsProvider, type CoinPaymentsProvider } from '../../server/providers/coinpayments.ts';
 import { PaymentProviderError, WebhookSignatureError, type PaymentProviderFailure } from '../../server/providers/payment.ts';
 import { formatAmount, parseAmount } from '../../src/money.ts';

@@ -29,7 +29,7 @@ import {
   type VisibleRecord,
 } from '../../server/domain/ledger.ts';
 import { findWallet } from '../../server/domain/wallets.ts';
-import { ApiError } from '../../server/errors.ts';
+import { DomainError } from '../../server/domain/errors.ts';
 import { parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { checkResponse } from '../helpers/contract.ts';
 import { createTestDb, TEMPLATE_DATABASE } from '../helpers/db.ts';
@@ -344,7 +344,7 @@ describe('postTransaction', () => {
     const before = await ledgerCounts();
     const error = await post(betPosting(p, coins('0.10000001'), `round-${p.userId}`)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientBalanceError);
-    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ walletId: p.wallet.LTC, account: 'available', balance: coins('0.1') });
     expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.1'), pending: 0n, bonus: 0n });
     expect(await ledgerCounts()).toEqual(before);

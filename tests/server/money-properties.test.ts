@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSignedAmount } from '../../src/money.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
-import { segwitAddress } from '../../server/domain/withdrawals.ts';
+import { segwitAddress } from '../../server/addresses.ts';
 import { registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { chainTransfer, depositAddress, expectLedgerBalanced, ledgerTransactionCount, signedWebhook, walletOf, type Player } from '../helpers/money.ts';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { base58CheckAddress, isValidAddress, segwitAddress } from '../../server/domain/withdrawals.ts';
+import { base58CheckAddress, isValidAddress, segwitAddress } from '../../server/addresses.ts';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
 import { startTestServer, type TestServer } from '../helpers/api.ts';

@@ -1,6 +1,6 @@
-import { hashPassword } from '../domain/auth.ts';
-import type { Db } from './db.ts';
-import { maybeOne, one } from './db.ts';
+import { hashPassword } from './auth.ts';
+import type { Db } from '../db/db.ts';
+import { maybeOne, one } from '../db/db.ts';
 
 export const DEMO_PLAYER = {
   email: 'demo@casino.local',
