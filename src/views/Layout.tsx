@@ -8,7 +8,7 @@ import { useT } from './i18n-context.ts';
 import { useFlow, useWiring } from './wiring.ts';
 import { Button } from './components/Form.tsx';
 import { Icon, type IconName } from './components/Icons.tsx';
-import { theme } from './theme.ts';
+import { SHELL_ID, theme } from './theme.ts';
 
 /*
  * The shell (DESIGN.md): on a desktop (≥ 1024 px) a sidebar with the navigation, collapsible to icons, and a
@@ -801,7 +801,7 @@ export function Layout({ children }: { children: ReactNode }) {
   };
 
   return (
-    <Shell data-collapsed={collapsed}>
+    <Shell id={SHELL_ID} data-collapsed={collapsed}>
       <SkipLink href="#main">{t('app.skipToContent')}</SkipLink>
       <Sidebar>
         <SidebarHead>

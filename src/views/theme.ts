@@ -10,6 +10,8 @@ export const theme = {
     accent: '#9b5cff',
     accentStrong: '#7c3aed',
     accentText: '#ffffff',
+    /** The accent for text on the dark surfaces (links): 7:1 on the surface, where the accent itself is 4.4:1. */
+    link: '#b794ff',
     danger: '#ff6b8a',
     success: '#4ade80',
     focus: '#ffd166',
@@ -56,3 +58,6 @@ export const toasterOptions = {
     },
   },
 };
+
+/** The element of the app's shell (Layout.tsx) that a dialog makes inert while it is open. */
+export const SHELL_ID = 'shell';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { styled } from 'goober';
-import { theme } from '../theme.ts';
+import { SHELL_ID, theme } from '../theme.ts';
 
 const Backdrop = styled('div')`
   position: fixed;
@@ -90,6 +90,16 @@ export function Dialog({ title, closeLabel, onClose, size = 'narrow', children }
   const closeButton = useRef<HTMLButtonElement>(null);
   // Read while rendering, before a child's autoFocus moves focus into the dialog.
   const [focusedBeforeOpening] = useState(focusedElement);
+  // What is behind the dialog is out of reach while it is open: no focus, no clicks, not read out. (Before
+  // the focus effect below, so that its clean-up can give the focus back to the page.)
+  useEffect(() => {
+    const shell = document.getElementById(SHELL_ID);
+    if (!shell) return;
+    shell.inert = true;
+    return () => {
+      shell.inert = false;
+    };
+  }, []);
   useEffect(() => {
     const box = panel.current;
     if (!box) return;

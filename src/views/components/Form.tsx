@@ -26,7 +26,7 @@ const ButtonBox = styled('button')`
   }
   &[data-variant='link'] {
     background: transparent;
-    color: ${theme.color.accent};
+    color: ${theme.color.link};
     text-decoration: underline;
   }
   &:hover:not(:disabled) {

@@ -127,7 +127,7 @@ const Toggle = styled('button')`
   font-size: ${theme.font.size.small};
   background: transparent;
   border: 0;
-  color: ${theme.color.accent};
+  color: ${theme.color.link};
   text-decoration: underline;
   cursor: pointer;
   min-height: 2rem;

@@ -23,7 +23,7 @@ const TITLES: Record<PageSlug, MessageKey> = {
 const Content = styled('article')`
   line-height: 1.6;
   a {
-    color: ${theme.color.accent};
+    color: ${theme.color.link};
   }
   h2 {
     font-size: ${theme.font.size.large};
