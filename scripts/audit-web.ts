@@ -8,13 +8,12 @@
  *
  * A benchmark, not a test: it prints figures, and takes a few minutes (npm test does not run it).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { freePort, waitForHealth } from './lib/processes.ts';
+import { startProductServer } from './lib/processes.ts';
 
 const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
 const DEMO = { email: 'demo@casino.local', password: 'Demo@1234' };
@@ -55,35 +54,6 @@ interface Failure {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'casino-audit-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
-    // Production mode as players get it; the simulator on for the demo player the profile is audited with.
-    env: { ...process.env, NODE_ENV: 'production', SIMULATOR: 'on', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    await waitForHealth(child, `${url}/api/v1/health`, () => output);
-  } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  return { url, stop };
-}
 
 async function launchChromium(): Promise<Browser> {
   const common = ['--headless=new', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -148,7 +118,8 @@ async function main(): Promise<void> {
   console.log('Building the app…');
   const build = spawnSync(join('node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(2);
-  const server = await startServer();
+  // Production mode as players get it; the simulator on for the demo player the profile is audited with.
+  const server = await startProductServer({ NODE_ENV: 'production' });
   const browser = await launchChromium();
   const results: { target: Target; figures: Figures }[] = [];
   const failures: Failure[] = [];

@@ -1,5 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A TCP port nothing listens on right now, on the loopback interface. */
 export function freePort(): Promise<number> {
@@ -30,4 +33,46 @@ export async function waitForHealth(child: ChildProcess, healthUrl: string, outp
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`server did not start:\n${output()}`);
+}
+
+export interface ProductServer {
+  url: string;
+  apiUrl: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The product as `npm start` runs it (the SPA must be built already), on a free port and a fresh
+ * embedded database that goes with it: for the browser tests and the web audit.
+ */
+export async function startProductServer(env: Record<string, string> = {}): Promise<ProductServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'casino-server-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIMULATOR: 'on', PUBLIC_URL: url, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    await waitForHealth(child, `${url}/api/v1/health`, () => output);
+  } catch (error) {
+    // A server that never answered must not outlive the run.
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url,
+    apiUrl: `${url}/api/v1`,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -46,6 +46,15 @@ export const RESET_FLOWS_EVENT = 'casino:reset-flows';
 /** Sent with the first toast: the app mounts its toast area then (the toast library is loaded on demand). */
 export const TOAST_EVENT = 'casino:toast';
 let toastShown = false;
+let toasterMounted: () => void = () => {};
+const toasterReady = new Promise<void>((resolve) => {
+  toasterMounted = resolve;
+});
+
+/** Called by the toast area once it is on the page: a toast's time (SPEC §9: 2000 ms) counts from then. */
+export function toastAreaMounted(): void {
+  toasterMounted();
+}
 
 /** Whether a toast was asked for already (one may come while the app is still mounting: a session that ended). */
 export function toastRequested(): boolean {
@@ -59,10 +68,12 @@ export function toastRequested(): boolean {
 async function showToast(notice: Notice, language: Language): Promise<void> {
   toastShown = true;
   window.dispatchEvent(new Event(TOAST_EVENT));
+  // The toast waits for the area that shows it: made before, it would spend its 2 seconds unseen.
   const [{ default: toast }, { errorMessageKey }] = await Promise.all([
     import('react-hot-toast'),
     import('../api/errors.ts'),
     loadScreensDictionaries(),
+    toasterReady,
   ]);
   const { t } = createTranslator(language);
   if ('message' in notice) {

@@ -1,9 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
 
 /**
  * The browser tests' world: a real Chromium (CHROME_PATH, else the one the npm package
@@ -21,44 +16,7 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: await packaged.executablePath(), headless: true, args: [...args, ...flags] });
 }
 
-export interface ProductServer {
-  url: string;
-  apiUrl: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** The product as `npm start` runs it (the SPA must be built already: npm test builds it first). */
-export async function startProductServer(env: Record<string, string> = {}): Promise<ProductServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'casino-e2e-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIMULATOR: 'on', PUBLIC_URL: url, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  try {
-    await waitForHealth(child, `${url}/api/v1/health`, () => output);
-  } catch (error) {
-    // A server that never answered must not outlive the test run.
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    url,
-    apiUrl: `${url}/api/v1`,
-    output: () => output,
-    async stop() {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+export { startProductServer, type ProductServer } from '../../scripts/lib/processes.ts';
 
 export interface ScriptLoad {
   url: string;

@@ -5,6 +5,7 @@ import { failureFromAnswer } from '../../src/machines/actors.ts';
 import { ApiFailure } from '../../src/machines/failure.ts';
 import { checkResponse } from '../helpers/contract.ts';
 import { apiOperation } from './operations.ts';
+import { errorName } from '../../server/http/status.ts';
 
 /*
  * Deferred fakes for the actors a view invokes: each call waits until the path settles it with a
@@ -70,23 +71,9 @@ export function checkRequest(route: string, request: { body?: unknown; query?: R
   return problems.length ? `${route}: ${problems.join('; ')}` : null;
 }
 
-const ERROR_NAMES: Record<number, string> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  409: 'Conflict',
-  413: 'PayloadTooLarge',
-  415: 'UnsupportedMediaType',
-  422: 'UnprocessableEntity',
-  429: 'TooManyRequests',
-  500: 'InternalServerError',
-  502: 'BadGateway',
-};
-
 /** The error envelope the server sends for a failure. */
 export function errorEnvelope(failure: ApiFailure): unknown {
-  const name = ERROR_NAMES[failure.status] ?? 'InternalServerError';
+  const name = errorName(failure.status);
   const error = { name, description: failure.code, ...(failure.fields.length ? { fields: failure.fields } : {}) };
   return { data: {}, errors: [error] };
 }
