@@ -25,7 +25,7 @@ import { signGameWalletRequest, SIGNATURE_HEADER as GAME_SIGNATURE_HEADER } from
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../server/providers/payment.ts';
 import { formatAmount, parseAmount } from '../src/money.ts';
 import { encodePassword } from '../src/rules/password.ts';
-import { freePort, waitForHealth } from './lib/processes.ts';
+import { freePort, SERVER_COMMAND, waitForHealth } from './lib/processes.ts';
 // @ts-expect-error plain JavaScript helper shared with the test runner
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
 
@@ -229,7 +229,7 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
   const gameKey = await readGameKey(kind, dataDir, databaseUrl);
 
   const port = await freePort();
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+  const child = spawn(process.execPath, SERVER_COMMAND, {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,6 +8,8 @@ if (existsSync('index.html') && existsSync('vite.config.ts')) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], { stdio: 'inherit' });
+// Node itself runs the server, with tsx as its loader: the tsx command would run it in a child process and,
+// when a stop signal's relay is not acknowledged within 30 ms (a busy machine), kill it by the signal.
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

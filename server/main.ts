@@ -8,10 +8,39 @@ import { seedReferenceData } from './db/seed.ts';
 import { DEMO_PLAYER, ensureDemoPlayer } from './domain/demo.ts';
 import { createContext } from './context-factory.ts';
 import { buildApp } from './app.ts';
+import type { Db } from './db/db.ts';
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/**
+ * Stopping (SIGTERM, SIGINT) is handled from the first moment, whatever the start has reached: a signal
+ * during migrations or seeding closes what is open, releases the data folder and exits 0, instead of the
+ * process dying by the signal with the folder still locked.
+ */
+let closing = false;
+let lock: DataDirLock | null = null;
+let db: Db | null = null;
+let app: App | null = null;
+
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  console.log(`${signal}: shutting down`);
+  try {
+    await app?.close();
+    await db?.close();
+  } catch (error) {
+    console.error(error);
+  } finally {
+    lock?.release();
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  let lock: DataDirLock | null = null;
   try {
     lock = acquireDataDirLock(config.dataDir);
   } catch (error) {
@@ -21,34 +50,29 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const db = config.databaseUrl
+  const database = config.databaseUrl
     ? await openDb({ kind: 'postgres', url: config.databaseUrl })
     : await openDb({ kind: 'pglite', dataDir: join(config.dataDir, 'pglite') });
-  await migrate(db);
-  await seedReferenceData(db);
-  const demoCreated = config.simulator ? await ensureDemoPlayer(db) : false;
+  db = database;
+  // A stop asked for meanwhile is under way: the start goes no further.
+  if (closing) return;
+  await migrate(database);
+  if (closing) return;
+  await seedReferenceData(database);
+  if (closing) return;
+  const demoCreated = config.simulator ? await ensureDemoPlayer(database) : false;
+  if (closing) return;
 
-  const ctx = createContext(config, db);
+  const ctx = createContext(config, database);
   const spaDir = join(process.cwd(), 'dist');
-  const app = await buildApp(ctx, {
+  const server = await buildApp(ctx, {
     logger: { level: config.logLevel },
     ...(existsSync(join(spaDir, 'index.html')) ? { spaDir } : {}),
   });
+  app = server;
+  if (closing) return;
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    console.log(`${signal}: shutting down`);
-    await app.close();
-    await db.close();
-    lock?.release();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
-  await app.listen({ port: config.port, host: config.host });
+  await server.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
   console.log(`Casino running at http://localhost:${config.port} (API at /api/v1, database: ${where})`);
   if (config.simulator) {
@@ -58,6 +82,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A start cut short by a stop fails on the database it was using: the stop decides the exit.
+  if (closing) return;
   console.error(error);
   process.exit(1);
 });

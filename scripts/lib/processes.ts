@@ -35,6 +35,13 @@ export async function waitForHealth(child: ChildProcess, healthUrl: string, outp
   throw new Error(`server did not start:\n${output()}`);
 }
 
+/**
+ * How the server runs: Node itself with tsx as its loader (as `npm start` and `npm run server` run it),
+ * not the tsx command, which runs it in a child process and kills that child by the signal when its relay
+ * of a SIGTERM is not acknowledged within 30 ms, as happens on a busy machine.
+ */
+export const SERVER_COMMAND = ['--import', 'tsx', 'server/main.ts'];
+
 export interface ProductServer {
   url: string;
   apiUrl: string;
@@ -50,7 +57,7 @@ export async function startProductServer(env: Record<string, string> = {}): Prom
   const dataDir = mkdtempSync(join(tmpdir(), 'casino-server-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, SERVER_COMMAND, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIMULATOR: 'on', PUBLIC_URL: url, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { encodePassword } from '../../src/rules/password.ts';
 import { newPlayer } from '../helpers/api.ts';
-import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
+import { freePort, SERVER_COMMAND, waitForHealth } from '../../scripts/lib/processes.ts';
 
 // Real server processes on one PGlite data folder: what a player writes survives a restart, and a
 // second server on the same folder refuses to start instead of corrupting it.
@@ -24,7 +24,7 @@ interface Started {
 }
 
 function startServer(port: number): Started {
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+  const child = spawn(process.execPath, SERVER_COMMAND, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIMULATOR: 'on', JWT_SECRET: 'restart-test-secret-restart-test' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -75,3 +75,39 @@ it('keeps data across a restart and refuses a second server on the same folder',
   again.child.kill('SIGTERM');
   expect(await again.exited).toBe(0);
 }, 120_000);
+
+it('stops cleanly on SIGTERM while it is still starting, and frees its data folder', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'casino-stop-'));
+  try {
+    const start = (port: number) => {
+      const child = spawn(process.execPath, SERVER_COMMAND, {
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: folder, SIMULATOR: 'on', JWT_SECRET: 'restart-test-secret-restart-test' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      return { child, exited, output: () => output };
+    };
+    const first = start(await freePort());
+    // The lock is taken once the stop handlers are in place, before the database is opened and migrated.
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(join(folder, 'server.lock')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    first.child.kill('SIGTERM');
+    expect(await first.exited, first.output()).toEqual({ code: 0, signal: null });
+    expect(existsSync(join(folder, 'server.lock'))).toBe(false);
+
+    // The folder is free: the next server starts on it.
+    const port = await freePort();
+    const next = start(port);
+    await waitForHealth(next.child, `http://127.0.0.1:${port}/api/v1/health`, next.output);
+    next.child.kill('SIGTERM');
+    expect((await next.exited).code).toBe(0);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}, 180_000);
