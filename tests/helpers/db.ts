@@ -1,26 +1,36 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { isPGlite, openDb, type Db } from '../../server/db/db.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { isPGlite, openDb, type Db, type Queryable } from '../../server/db/db.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedReferenceData } from '../../server/db/seed.ts';
 
 /**
- * Test databases. By default PGlite: a migrated, seeded one is built once per worker and cloned per
- * test file, since a fresh PGlite takes seconds to initialise. With TEST_DATABASE_URL set (npm test
- * sets it for its PostgreSQL pass), each call gets a new database copied from a template there.
+ * Test databases. By default PGlite: a migrated, seeded data folder is built once per run (the global
+ * setup, tests/setup/global.ts), read once per worker and loaded per call, since initialising and
+ * migrating a fresh PGlite takes seconds and loading one half a second. With TEST_DATABASE_URL set
+ * (npm test sets it for its PostgreSQL pass), each call gets a new database copied from a template there.
  */
 export const TEMPLATE_DATABASE = 'casino_test_template';
 
-let template: Promise<Blob> | undefined;
-
-async function buildTemplate(): Promise<Blob> {
+/** The tarball of a migrated, seeded PGlite data folder. */
+export async function buildPGliteTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   const db = await openDb({ kind: 'pglite' });
   await migrate(db);
   await seedReferenceData(db);
   if (!isPGlite(db)) throw new Error('template must be PGlite');
   const blob = await db.dump();
   await db.close();
-  return blob;
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+let template: Promise<Blob> | undefined;
+
+/** The run's template when the global setup made one (the server project), else one built here. */
+async function loadTemplate(): Promise<Blob> {
+  const file = inject('pgliteTemplate');
+  return new Blob([file ? new Uint8Array(readFileSync(file)) : await buildPGliteTemplate()]);
 }
 
 function databaseUrl(base: string, name: string): string {
@@ -67,6 +77,79 @@ async function createPostgresDb(adminUrl: string): Promise<Db> {
 export async function createTestDb(): Promise<Db> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) return createPostgresDb(adminUrl);
-  template ??= buildTemplate();
+  template ??= loadTemplate();
   return openDb({ kind: 'pglite', loadFrom: await template });
+}
+
+const ROLLBACK = Symbol('rollback');
+
+/** A Db over one open transaction: its own transactions are savepoints, and closing it does nothing. */
+function savepointDb(kind: Db['kind'], tx: Queryable): Db {
+  let savepoints = 0;
+  const db: Db = {
+    kind,
+    query: (sql, params) => tx.query(sql, params),
+    async transaction(fn) {
+      savepoints += 1;
+      const name = `test_savepoint_${savepoints}`;
+      await tx.query(`SAVEPOINT ${name}`);
+      try {
+        const value = await fn(db);
+        await tx.query(`RELEASE SAVEPOINT ${name}`);
+        return value;
+      } catch (error) {
+        await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw error;
+      }
+    },
+    exec: () => Promise.reject(new Error('exec runs scripts that may not run inside the test transaction')),
+    close: async () => undefined,
+  };
+  return db;
+}
+
+/**
+ * Per-test isolation without a database per test: one database for the describe block (or file) it is
+ * called in, and each test inside a transaction that is rolled back after it, so no test sees another's
+ * rows. Code that opens a transaction of its own gets a savepoint. Sequences are not rolled back (ids
+ * keep growing), and code that cannot run inside a transaction (VACUUM, CREATE DATABASE) needs
+ * createTestDb instead. Returns the current test's database.
+ */
+export function useRollbackDb(): () => Db {
+  let base: Db | undefined;
+  let current: Db | undefined;
+  let release: (() => void) | undefined;
+  let finished: Promise<void> | undefined;
+  beforeAll(async () => {
+    base = await createTestDb();
+  });
+  afterAll(async () => {
+    await base?.close();
+  });
+  beforeEach(async () => {
+    if (!base) throw new Error('no test database');
+    const { kind } = base;
+    const opened = new Promise<Queryable>((resolve, reject) => {
+      finished = base!
+        .transaction(async (tx) => {
+          resolve(tx);
+          await new Promise<void>((done) => (release = done));
+          throw ROLLBACK;
+        })
+        .catch((error: unknown) => {
+          reject(error);
+          if (error !== ROLLBACK) throw error;
+        });
+    });
+    current = savepointDb(kind, await opened);
+  });
+  afterEach(async () => {
+    release?.();
+    await finished;
+    current = undefined;
+  });
+  return () => {
+    if (!current) throw new Error('the test database exists only inside a test');
+    return current;
+  };
 }

@@ -22,11 +22,18 @@ import {
   type GameListRow,
   type ListGamesOptions,
 } from '../../server/domain/casino.ts';
-import { createTestDb } from '../helpers/db.ts';
+import { createTestDb, useRollbackDb } from '../helpers/db.ts';
 
-// Each test gets its own clone of the migrated, seeded database (tests without one are at the end).
+// Each test runs inside a transaction rolled back after it, on one database per describe block (tests
+// without one are at the end); the few that a transaction would change get a fresh database each.
 let db: Db;
 function useTestDb(): void {
+  const current = useRollbackDb();
+  beforeEach(() => {
+    db = current();
+  });
+}
+function useFreshDb(): void {
   beforeEach(async () => {
     db = await createTestDb();
   });
@@ -279,7 +286,8 @@ describe('listGames', () => {
 });
 
 describe('favourites', () => {
-  useTestDb();
+  // Favourites are listed newest first, by the time they were added: inside one transaction now() stands still.
+  useFreshDb();
 
   it('toggles on and off, per player', async () => {
     const alice = await createUser();
@@ -425,7 +433,7 @@ describe('thumbnails', () => {
 });
 
 describe('seedGames', () => {
-  useTestDb();
+  useFreshDb();
 
   it('grows the catalogue the same way in one go or in steps', async () => {
     const other = await createTestDb();

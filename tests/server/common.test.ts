@@ -14,11 +14,18 @@ import {
   listPaymentProviders,
   markNotificationsRead,
 } from '../../server/domain/common.ts';
-import { createTestDb } from '../helpers/db.ts';
+import { createTestDb, useRollbackDb } from '../helpers/db.ts';
 
-// Each test gets its own clone of the migrated, seeded database (tests without one are at the end).
+// Each test runs inside a transaction rolled back after it, on one database per describe block (tests
+// without one are at the end); seeding runs scripts, which need a fresh database each.
 let db: Db;
 function useTestDb(): void {
+  const current = useRollbackDb();
+  beforeEach(() => {
+    db = current();
+  });
+}
+function useFreshDb(): void {
   beforeEach(async () => {
     db = await createTestDb();
   });
@@ -64,7 +71,7 @@ async function tableCounts(): Promise<Record<string, number>> {
 }
 
 describe('seedReferenceData', () => {
-  useTestDb();
+  useFreshDb();
 
   it('is idempotent: a second run adds and changes nothing', async () => {
     const before = await tableCounts();
