@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser tests: one file at a time (each drives a real Chromium against a real server process).
+// Browser tests: one Chromium and one server process for the run (tests/e2e/global.ts), two files at a time.
 export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.test.ts'],
+    globalSetup: ['tests/e2e/global.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    fileParallelism: false,
     pool: 'forks',
+    maxWorkers: 2,
   },
 });

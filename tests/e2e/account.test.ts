@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
 
 // The account flows end to end, as a player does them, against the real server and its mailbox.
 
 const SCREENSHOTS = 'test-results/screenshots';
-let server: ProductServer;
+let server: SharedServer;
 let browser: Browser;
 let page: Page;
 
@@ -24,13 +24,13 @@ async function latestLink(to: string): Promise<string> {
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  server = sharedServer();
+  browser = await connectBrowser();
   page = await browser.newPage();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 async function logIn(login: string, password: string) {

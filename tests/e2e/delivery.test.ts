@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
 
 /*
  * How the built app is delivered (server/http/static.ts, vite.config.ts): hashed assets precompressed and
  * cached for good, index.html revalidated, a real robots.txt, a description for search engines.
  */
 
-let server: ProductServer;
+let server: SharedServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  server = sharedServer();
+  browser = await connectBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,24 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
 
 // The reviewers' /flows screen, as a reviewer uses it: the app in one tab, the chart in another.
 
 const SCREENSHOTS = 'test-results/screenshots';
-let server: ProductServer;
+let server: SharedServer;
 let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  server = sharedServer();
+  browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 async function activeStates(page: Page): Promise<string[]> {

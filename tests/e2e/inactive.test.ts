@@ -1,37 +1,38 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 // SPEC §6: an account an admin inactivated is refused, at login and in a session it already has.
 
-let server: ProductServer;
+let server: SharedServer;
 let browser: Browser;
 let page: Page;
-const DEMO = { email: 'demo@casino.local', password: 'Demo@1234' };
+// A player of its own: the demo player is everyone's on the shared server.
+let player: { email: string; password: string };
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  server = sharedServer();
+  [browser, player] = await Promise.all([connectBrowser(), verifiedPlayer(server)]);
   page = await browser.newPage();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 async function setActive(active: boolean) {
   const response = await fetch(`${server.apiUrl}/dev/users/set-active`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: DEMO.email, active }),
+    body: JSON.stringify({ email: player.email, active }),
   });
   expect(response.status).toBe(200);
 }
 
 async function logIn() {
   const dialog = page.getByRole('dialog', { name: 'Log in' });
-  await dialog.getByLabel('Email or username').fill(DEMO.email);
-  await dialog.getByLabel('Password', { exact: true }).fill(DEMO.password);
+  await dialog.getByLabel('Email or username').fill(player.email);
+  await dialog.getByLabel('Password', { exact: true }).fill(player.password);
   await dialog.getByRole('button', { name: 'Log in' }).click();
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
 
 /*
  * Each language's dictionary comes in two chunks (src/i18n/index.ts): the first load of the lobby brings
@@ -8,16 +8,16 @@ import { launchBrowser, startProductServer, type ProductServer } from './harness
  * language arrives whole when the player picks it, and the interface switches without a reload.
  */
 
-let server: ProductServer;
+let server: SharedServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  server = sharedServer();
+  browser = await connectBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 const DICTIONARY = /\/assets\/((?:en|pt|es)\.(?:shell|screens))-[\w-]+\.js$/;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
 
 /*
  * The shell as a player sees it (DESIGN.md, src/views/Layout.tsx): one-row top bars of at most 64 px
@@ -38,13 +38,14 @@ const ROUTES = [
   '/support',
 ];
 
-let server: ProductServer;
+let server: SharedServer;
 let browser: Browser;
 let token: string;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  server = sharedServer();
+  browser = await connectBrowser();
   const response = await fetch(`${server.apiUrl}/user/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -56,7 +57,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 type Who = 'visitor' | 'player';
@@ -103,28 +103,34 @@ describe.each(['visitor', 'player'] as const)('the shell for a %s', (who) => {
       await page.close();
     }
   });
+});
 
-  it('fits every route on a 390 px phone, and nothing moves once painted (layout shift under 0.02), on a phone and a desktop', async () => {
+// Each route is a new document, and most of a visit is waiting for the network to be idle: the four
+// (visitor or player, phone or desktop) walks through every route run side by side.
+describe.concurrent.each([
+  ['visitor', 'phone', PHONE],
+  ['visitor', 'desktop', DESKTOP],
+  ['player', 'phone', PHONE],
+  ['player', 'desktop', DESKTOP],
+] as const)('every route for a %s on a %s', (who, _device, viewport) => {
+  it(`fits the screen${viewport === PHONE ? ' of a 390 px phone' : ''} and nothing moves once painted (layout shift under 0.02)`, async () => {
     const problems: string[] = [];
-    for (const viewport of [PHONE, DESKTOP]) {
-      const page = await openPage(viewport, who);
-      for (const path of ROUTES) {
-        // Each visit is a new document: the shifts counted are this route's.
-        await visit(page, path, who);
-        await page.waitForTimeout(200);
-        const shift = await layoutShift(page);
-        if (shift >= 0.02) problems.push(`${viewport.width} px ${path}: layout shift ${shift.toFixed(3)}`);
-        if (viewport === PHONE) {
-          const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-            scrollWidth: document.documentElement.scrollWidth,
-            innerWidth: window.innerWidth,
-          }));
-          if (scrollWidth > innerWidth) problems.push(`${path}: ${scrollWidth} px wide`);
-          if ((await topBarHeight(page)) > 56) problems.push(`${path}: top bar taller than 56 px`);
-        }
+    const page = await openPage(viewport, who);
+    for (const path of ROUTES) {
+      // Each visit is a new document: the shifts counted are this route's, up to when the network is idle.
+      await visit(page, path, who);
+      const shift = await layoutShift(page);
+      if (shift >= 0.02) problems.push(`${viewport.width} px ${path}: layout shift ${shift.toFixed(3)}`);
+      if (viewport === PHONE) {
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
+        if (scrollWidth > innerWidth) problems.push(`${path}: ${scrollWidth} px wide`);
+        if ((await topBarHeight(page)) > 56) problems.push(`${path}: top bar taller than 56 px`);
       }
-      await page.close();
     }
+    await page.close();
     expect(problems).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
 import { checkResponse } from '../helpers/contract.ts';
-import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
 
 // The notifications dialog against the real server, as the demo player the simulator creates. The server
 // has no operation that creates a notification, so against it the list is the empty one: that drives the
@@ -12,19 +12,19 @@ import { launchBrowser, startProductServer, type ProductServer } from './harness
 
 const SCREENSHOTS = 'test-results/screenshots';
 const DEMO = { email: 'demo@casino.local', password: 'Demo@1234' };
-let server: ProductServer;
+let server: SharedServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  server = sharedServer();
+  browser = await connectBrowser();
   page = await browser.newPage();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 async function logInInDialog() {

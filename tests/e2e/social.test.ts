@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFacebookGraph, startGoogleIssuer, type FacebookGraph, type GoogleIssuer } from '../fixtures/identity-servers.ts';
-import { launchBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, startProductServer, type ProductServer } from './harness.ts';
 
 /*
  * Google and Facebook sign-in in the browser. The providers are the boundary: the server verifies tokens
@@ -18,7 +18,7 @@ const FACEBOOK_APP = { appId: '987654321012345', appSecret: 'e2e-app-secret' };
 const tag = Date.now().toString().slice(-7);
 
 beforeAll(async () => {
-  [google, facebook, browser] = await Promise.all([startGoogleIssuer(), startFacebookGraph(FACEBOOK_APP), launchBrowser()]);
+  [google, facebook, browser] = await Promise.all([startGoogleIssuer(), startFacebookGraph(FACEBOOK_APP), connectBrowser()]);
   server = await startProductServer({
     GOOGLE_CLIENT_ID: google.clientId,
     GOOGLE_JWKS_URL: google.jwksUrl,

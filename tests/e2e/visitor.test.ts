@@ -1,23 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, scriptsLoaded, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, scriptsLoaded, sharedServer, type SharedServer } from './harness.ts';
 
 /** Everything the browser downloads to show the lobby to a visitor, compressed as served, must stay under this. */
 const LOBBY_BUDGET_BYTES = 90 * 1024;
 export const SCREENSHOTS = 'test-results/screenshots';
 
-let server: ProductServer;
+let server: SharedServer;
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, browser] = await Promise.all([startProductServer(), launchBrowser()]);
+  server = sharedServer();
+  browser = await connectBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 it('shows the lobby to a visitor within the JavaScript budget', async () => {

@@ -1,0 +1,32 @@
+import { chromium } from 'playwright-core';
+import type { TestProject } from 'vitest/node';
+import { startProductServer } from '../../scripts/lib/processes.ts';
+import { browserLaunchOptions } from './harness.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The address of the run's product server (tests/e2e/harness.ts, sharedServer). */
+    serverUrl: string;
+    /** Playwright's WebSocket address of the run's Chromium (tests/e2e/harness.ts, connectBrowser). */
+    browserEndpoint: string;
+  }
+}
+
+/**
+ * One product server and one Chromium for every browser test file, started while Vitest collects the
+ * files. All test browsers come from one address, so the server runs without its per-address limits on
+ * login and signup (those are tested in tests/server/accounts.test.ts); everything else is as `npm start`
+ * runs it. A file that needs its own server configuration (social sign-in) starts its own.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const [server, browser] = await Promise.all([
+    startProductServer({ RATE_LIMIT: 'off' }),
+    browserLaunchOptions().then((options) => chromium.launchServer(options)),
+  ]);
+  project.provide('serverUrl', server.url);
+  project.provide('browserEndpoint', browser.wsEndpoint());
+  return async () => {
+    await browser.close();
+    await server.stop();
+  };
+}
