@@ -67,7 +67,7 @@ const boundaries = [
 
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.data/', '.tmp/', 'bench/', 'src/api/schema.d.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'build/', '.data/', '.tmp/', 'bench/', 'src/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

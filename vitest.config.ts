@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/mbt/**/*.test.ts', 'tests/mbt/**/*.test.tsx'],
-          setupFiles: ['tests/setup/dictionaries.ts'],
+          setupFiles: ['tests/setup/dictionaries.ts', 'tests/setup/async-utils.ts'],
         },
       },
       {

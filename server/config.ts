@@ -25,8 +25,10 @@ export interface Config {
   /** Response validation against openapi.yaml: on except in production. */
   validateResponses: boolean;
   logLevel: string;
-  /** Per-IP and per-account limits on login, signup and password reset; off only for benchmarks. */
+  /** Per-IP and per-account limits on login, signup and password reset; off only for benchmarks and tests. */
   rateLimit: boolean;
+  /** The Argon2id cost of new password hashes (a stored hash keeps the cost it was made with). */
+  passwordHashing: PasswordHashing;
   /** The payment provider adapter (server/providers/payment.ts). */
   paymentProvider: 'simulator' | 'coinpayments';
   /** CoinPayments API v2 credentials and wallets; set exactly when paymentProvider is `coinpayments`. */
@@ -35,6 +37,34 @@ export interface Config {
   paymentWebhookSecret: string | null;
   /** The payment simulator mines a block (one more confirmation for each open transfer) this often; null: off. */
   simulatorBlockMs: number | null;
+}
+
+export interface PasswordHashing {
+  memoryKib: number;
+  iterations: number;
+  parallelism: number;
+}
+
+/**
+ * The default, and the least a production server accepts: OWASP's minimum for Argon2id (19 MiB, two
+ * passes, one lane), about 10 ms a hash here. Tests make their players with far cheaper parameters.
+ */
+export const PRODUCTION_PASSWORD_HASHING: PasswordHashing = { memoryKib: 19_456, iterations: 2, parallelism: 1 };
+
+function passwordHashing(env: Env, production: boolean): PasswordHashing {
+  const cost = {
+    memoryKib: positiveInt('PASSWORD_HASH_MEMORY_KIB', env.PASSWORD_HASH_MEMORY_KIB, PRODUCTION_PASSWORD_HASHING.memoryKib),
+    iterations: positiveInt('PASSWORD_HASH_ITERATIONS', env.PASSWORD_HASH_ITERATIONS, PRODUCTION_PASSWORD_HASHING.iterations),
+    parallelism: positiveInt('PASSWORD_HASH_PARALLELISM', env.PASSWORD_HASH_PARALLELISM, PRODUCTION_PASSWORD_HASHING.parallelism),
+  };
+  // Argon2 needs 8 KiB per lane at least.
+  if (cost.memoryKib < 8 * cost.parallelism) throw new Error('PASSWORD_HASH_MEMORY_KIB must be at least 8 per PASSWORD_HASH_PARALLELISM');
+  if (production && (cost.memoryKib < PRODUCTION_PASSWORD_HASHING.memoryKib || cost.iterations < PRODUCTION_PASSWORD_HASHING.iterations)) {
+    throw new Error(
+      `In production the password hash costs at least ${PRODUCTION_PASSWORD_HASHING.memoryKib} KiB (PASSWORD_HASH_MEMORY_KIB) and ${PRODUCTION_PASSWORD_HASHING.iterations} passes (PASSWORD_HASH_ITERATIONS)`,
+    );
+  }
+  return cost;
 }
 
 /** One CoinPayments wallet the casino pays in and out of, per casino currency. */
@@ -131,6 +161,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     validateResponses: flag(env.RESPONSE_VALIDATION) ?? !production,
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'warn'),
     rateLimit: flag(env.RATE_LIMIT) ?? true,
+    passwordHashing: passwordHashing(env, production),
     ...paymentSettings(env),
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
     simulatorBlockMs: env.SIMULATOR_BLOCK_MS ? positiveInt('SIMULATOR_BLOCK_MS', env.SIMULATOR_BLOCK_MS, 1) : null,

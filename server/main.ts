@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   if (closing) return;
   await seedReferenceData(database);
   if (closing) return;
-  const demoCreated = config.simulator ? await ensureDemoPlayer(database) : false;
+  const demoCreated = config.simulator ? await ensureDemoPlayer(database, config.passwordHashing) : false;
   if (closing) return;
 
   const ctx = createContext(config, database);

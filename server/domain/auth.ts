@@ -4,6 +4,7 @@ import { createSignupInput } from '../../src/rules/user.ts';
 import { EncodedResetPasswordInput, EncodedPasswordChange } from '../../src/rules/auth.ts';
 import { decodePassword } from '../../src/rules/password.ts';
 import { validate } from '../../src/rules/validate.ts';
+import type { PasswordHashing } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
@@ -23,13 +24,14 @@ import {
   type UserRow,
 } from './users.ts';
 
-// Argon2id (the library's Algorithm.Argon2id, a const enum that isolated modules cannot read).
-const HASH_OPTIONS = { algorithm: 2 } as const;
+// Argon2id is the library's Algorithm.Argon2id, a const enum that isolated modules cannot read.
+const ARGON2ID = 2;
 const VERIFY_EMAIL_TTL_MS = 48 * 60 * 60_000;
 export const RESET_PASSWORD_TTL_MINUTES = 30;
 
-export function hashPassword(plain: string): Promise<string> {
-  return hash(plain, HASH_OPTIONS);
+/** An Argon2id hash at the configured cost; verify reads the cost back from the hash. */
+export function hashPassword(plain: string, cost: PasswordHashing): Promise<string> {
+  return hash(plain, { algorithm: ARGON2ID, memoryCost: cost.memoryKib, timeCost: cost.iterations, parallelism: cost.parallelism });
 }
 
 function rateLimit(ctx: AppContext, key: string, rule: RateRule): void {
@@ -155,7 +157,7 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
   const password = decodePassword(input.password);
   if (password === null) throw badRequest([{ field: 'password', code: 'password.encoding' }]);
   await checkRegion(ctx.db, input.countryCode, input.stateCode);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, ctx.config.passwordHashing);
   try {
     const { user, message } = await ctx.db.transaction(async (tx) => {
       const taken = await maybeOne(
@@ -263,7 +265,7 @@ export async function resetPassword(ctx: AppContext, body: unknown): Promise<voi
   );
   if (!holder) throw new DomainError('INVALID_TOKEN');
   if (holder.password_hash && (await verify(holder.password_hash, plain))) throw new DomainError('SAME_PASSWORD');
-  const passwordHash = await hashPassword(plain);
+  const passwordHash = await hashPassword(plain, ctx.config.passwordHashing);
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     const userId = await consumeToken(tx, result.value.token, 'reset_password', now);
@@ -292,7 +294,7 @@ export async function changePassword(ctx: AppContext, userId: number, sessionId:
   if (!user.password_hash || !(await verify(user.password_hash, oldPassword))) {
     throw new DomainError('WRONG_PASSWORD');
   }
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await hashPassword(newPassword, ctx.config.passwordHashing);
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     await tx.query('UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1', [userId, passwordHash, now]);

@@ -1,4 +1,5 @@
 import { hashPassword } from './auth.ts';
+import type { PasswordHashing } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { maybeOne, one } from '../db/db.ts';
 
@@ -9,10 +10,10 @@ export const DEMO_PLAYER = {
 } as const;
 
 /** In simulator mode a verified demo player exists from the first start, so the product can be tried at once. */
-export async function ensureDemoPlayer(db: Db): Promise<boolean> {
+export async function ensureDemoPlayer(db: Db, cost: PasswordHashing): Promise<boolean> {
   const existing = await maybeOne(db, 'SELECT 1 FROM users WHERE lower(email) = $1', [DEMO_PLAYER.email]);
   if (existing) return false;
-  const passwordHash = await hashPassword(DEMO_PLAYER.password);
+  const passwordHash = await hashPassword(DEMO_PLAYER.password, cost);
   await db.transaction(async (tx) => {
     const user = await one<{ id: number }>(
       tx,

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-export const OPENAPI_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi.yaml');
+const here = dirname(fileURLToPath(import.meta.url));
+/** The contract: at the project's root, or beside the built server (scripts/lib/build-server.mjs). */
+export const OPENAPI_PATH = existsSync(join(here, 'openapi.yaml')) ? join(here, 'openapi.yaml') : join(here, '..', '..', 'openapi.yaml');
 
 export interface OpenApiOperation {
   operationId: string;

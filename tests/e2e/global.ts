@@ -15,12 +15,13 @@ declare module 'vitest' {
 /**
  * One product server and one Chromium for every browser test file, started while Vitest collects the
  * files. All test browsers come from one address, so the server runs without its per-address limits on
- * login and signup (those are tested in tests/server/accounts.test.ts); everything else is as `npm start`
- * runs it. A file that needs its own server configuration (social sign-in) starts its own.
+ * login and signup (those are tested in tests/server/accounts.test.ts), and it hashes passwords at the
+ * cheapest cost; everything else is as `npm start` runs it. A file that needs its own server configuration (social sign-in) starts its own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [server, browser] = await Promise.all([
-    startProductServer({ RATE_LIMIT: 'off' }),
+    // The cheapest password hashes (tests/helpers/api.ts, TEST_PASSWORD_HASHING): players are made by the dozen.
+    startProductServer({ RATE_LIMIT: 'off', PASSWORD_HASH_MEMORY_KIB: '8', PASSWORD_HASH_ITERATIONS: '1' }),
     browserLaunchOptions().then((options) => chromium.launchServer(options)),
   ]);
   project.provide('serverUrl', server.url);

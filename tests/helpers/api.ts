@@ -70,12 +70,25 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The cheapest Argon2id the library takes, for the test players: a hash at the production cost takes
+ * about 10 ms of a core, and the tests make hundreds. One test makes its player at the production cost
+ * (tests/server/accounts.test.ts).
+ */
+export const TEST_PASSWORD_HASHING = { PASSWORD_HASH_MEMORY_KIB: '8', PASSWORD_HASH_ITERATIONS: '1', PASSWORD_HASH_PARALLELISM: '1' };
+
 export async function startTestServer(
   env: Record<string, string> = {},
   options: BuildOptions & { db?: Db } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'casino-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://casino.test', JWT_SECRET: 'test-secret-test-secret-test-secret', ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://casino.test',
+    JWT_SECRET: 'test-secret-test-secret-test-secret',
+    ...TEST_PASSWORD_HASHING,
+    ...env,
+  });
   const db = options.db ?? (await createTestDb());
   let current = new Date();
   const clock = {

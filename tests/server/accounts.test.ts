@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig, PRODUCTION_PASSWORD_HASHING } from '../../server/config.ts';
 import type { Db } from '../../server/db/db.ts';
 import { encodePassword } from '../../src/rules/password.ts';
 import { startFacebookGraph, startGoogleIssuer, type FacebookGraph, type GoogleIssuer } from '../fixtures/identity-servers.ts';
@@ -890,6 +891,54 @@ describe('access token lifetime', () => {
     server.clock.advance(61_000);
     // Ended by the server's token lifetime, not by the player's limit.
     expectError(await server.call('userGetUser', { token: tokenOf(res) }), 401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
+  });
+});
+
+describe('password hashing', () => {
+  const storedHash = async (email: string) =>
+    (await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]))[0]!.password_hash;
+
+  it("hashes with Argon2id at OWASP's minimum cost by default, and a player so hashed logs in", async () => {
+    expect(loadConfig({}).passwordHashing).toEqual({ memoryKib: 19_456, iterations: 2, parallelism: 1 });
+    expect(PRODUCTION_PASSWORD_HASHING).toEqual(loadConfig({}).passwordHashing);
+    const production = await startTestServer(
+      {
+        PASSWORD_HASH_MEMORY_KIB: String(PRODUCTION_PASSWORD_HASHING.memoryKib),
+        PASSWORD_HASH_ITERATIONS: String(PRODUCTION_PASSWORD_HASHING.iterations),
+        PASSWORD_HASH_PARALLELISM: String(PRODUCTION_PASSWORD_HASHING.parallelism),
+      },
+      { db },
+    );
+    try {
+      const { payload } = await registeredPlayer(production);
+      expect(await storedHash(payload.email)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect((await login(production, payload.email)).status).toBe(200);
+      expectError(await login(production, payload.email, 'Wrong@1234'), 422, 'WRONG_PASSWORD');
+    } finally {
+      await production.close();
+    }
+  });
+
+  it("makes the tests' players at the cheapest cost, through the configuration", async () => {
+    const server = await startTestServer({}, { db });
+    try {
+      const { payload } = await registeredPlayer(server);
+      expect(await storedHash(payload.email)).toMatch(/^\$argon2id\$v=19\$m=8,t=1,p=1\$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a cost Argon2 cannot use, and one under the minimum in production', () => {
+    expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '15', PASSWORD_HASH_PARALLELISM: '2' })).toThrow(/at least 8 per/);
+    expect(() => loadConfig({ PASSWORD_HASH_ITERATIONS: '0' })).toThrow(/PASSWORD_HASH_ITERATIONS must be a positive integer/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_HASH_MEMORY_KIB: '8' })).toThrow(/In production the password hash costs at least 19456 KiB/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_HASH_ITERATIONS: '1' })).toThrow(/In production/);
+    expect(loadConfig({ NODE_ENV: 'production', PASSWORD_HASH_MEMORY_KIB: '65536', PASSWORD_HASH_ITERATIONS: '3' }).passwordHashing).toEqual({
+      memoryKib: 65_536,
+      iterations: 3,
+      parallelism: 1,
+    });
   });
 });
 

@@ -405,5 +405,5 @@ describe('concurrency', () => {
     expect(statuses.filter((s) => s === 'accepted')).toHaveLength(10);
     expect(statuses.filter((s) => s === '422 INSUFFICIENT_BALANCE')).toHaveLength(90);
     expect(await balances(player.user.id)).toEqual({ available: '0', bonus: '0' });
-  }, 60_000);
+  });
 });

@@ -1,12 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { isPGlite, openDb, type Db, type Queryable } from '../../server/db/db.ts';
-import { acquireDataDirLock } from '../../server/db/lock.ts';
+import type { Db, Queryable } from '../../server/db/db.ts';
 import {
   accountBalance,
   feeUnits,
@@ -32,9 +26,10 @@ import { findWallet } from '../../server/domain/wallets.ts';
 import { DomainError } from '../../server/domain/errors.ts';
 import { parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { checkResponse } from '../helpers/contract.ts';
-import { createTestDb, TEMPLATE_DATABASE } from '../helpers/db.ts';
+import { createTestDb } from '../helpers/db.ts';
 
-// One database for the file (a PGlite clone, or a PostgreSQL copy under TEST_DATABASE_URL): every test
+// One database for the file (a PGlite clone, or a PostgreSQL copy under TEST_DATABASE_URL; the
+// ledger:check command is tested on a real process in ledger-check.test.ts): every test
 // makes its own players, so they never share a wallet.
 let db: Db;
 const currency: Record<'LTC' | 'BTC' | 'USDT', number> = { LTC: 0, BTC: 0, USDT: 0 };
@@ -488,104 +483,6 @@ describe('verifyLedger', () => {
       await db.query('UPDATE wallets SET available = available - 0.00000001 WHERE id = $1', [p.wallet.LTC]);
     }
     expect((await verifyLedger(db)).ok).toBe(true);
-  });
-});
-
-describe('npm run ledger:check', () => {
-  /**
-   * The script against a database of its own: on PostgreSQL (under TEST_DATABASE_URL) a copy of the
-   * template, else a PGlite folder loaded from this file's database (a fresh PGlite takes long to create).
-   */
-  async function scratchDatabase<T>(
-    prepare: (on: Db) => Promise<T>,
-  ): Promise<{ prepared: T; open: () => Promise<Db>; env: NodeJS.ProcessEnv; dataDir: string; drop: () => Promise<void> }> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'casino-ledger-check-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
-    delete env.DATABASE_URL;
-    const adminUrl = process.env.TEST_DATABASE_URL;
-    if (adminUrl) {
-      const name = `casino_ledger_check_${process.pid}_${Date.now()}`;
-      await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      env.DATABASE_URL = url.toString();
-      const open = () => openDb({ kind: 'postgres', url: url.toString(), maxConnections: 2 });
-      const on = await open();
-      const prepared = await prepare(on).finally(() => on.close());
-      return {
-        prepared,
-        open,
-        env,
-        dataDir,
-        drop: async () => {
-          await withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name}`));
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
-    }
-    if (!isPGlite(db)) throw new Error('expected PGlite without TEST_DATABASE_URL');
-    const prepared = await prepare(db);
-    const loaded = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), loadFrom: await db.dump() });
-    await loaded.close();
-    return {
-      prepared,
-      open: () => openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') }),
-      env,
-      dataDir,
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-
-  async function withAdmin(url: string, fn: (admin: pg.Client) => Promise<unknown>): Promise<void> {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await fn(admin);
-    } finally {
-      await admin.end();
-    }
-  }
-
-  it('exits 0 on a consistent ledger, 1 after a corruption, 2 while another process holds the folder', { timeout: 120_000 }, async () => {
-    // A player with 2 LTC deposited (in this file's database when it is the one copied).
-    const scratch = await scratchDatabase(async (on) => {
-      const p = await newPlayer(on);
-      const legs = transfer(systemAccount(currency.LTC, 'provider_clearing'), walletAccount(p.wallet.LTC, 'available'), coins('2'));
-      await on.transaction((tx) => postTransaction(tx, { kind: 'deposit', at: AT, legs }));
-      return p.wallet.LTC;
-    });
-    const walletId = scratch.prepared;
-    const run = () => {
-      const result = spawnSync(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['scripts/ledger-check.ts'], { env: scratch.env, encoding: 'utf8' });
-      return { status: result.status, out: `${result.stdout}\n${result.stderr}` };
-    };
-    try {
-      const ok = run();
-      expect(ok.out).toMatch(/OK: every cached balance equals the sum of its entries/);
-      expect(ok.out).toMatch(/LTC +players: available [0-9.]+, pending [0-9.]+, bonus [0-9.]+ \| house -?[0-9.]+, provider_clearing -[0-9.]+/);
-      expect(ok.status).toBe(0);
-
-      if (!scratch.env.DATABASE_URL) {
-        const lock = acquireDataDirLock(scratch.dataDir);
-        try {
-          const locked = run();
-          expect(locked.out).toMatch(/open in another process .*stop the server/s);
-          expect(locked.status).toBe(2);
-        } finally {
-          lock.release();
-        }
-      }
-
-      const own = await scratch.open();
-      await own.query('UPDATE wallets SET available = 3 WHERE id = $1', [walletId]);
-      await own.close();
-      const bad = run();
-      expect(bad.out).toMatch(new RegExp(`MISMATCH +wallet ${walletId} .* available: cached 3, entries sum to 2`));
-      expect(bad.out).toMatch(/FAILED: 1 problem found/);
-      expect(bad.status).toBe(1);
-    } finally {
-      await scratch.drop();
-    }
   });
 });
 

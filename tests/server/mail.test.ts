@@ -20,7 +20,7 @@ let db: Db;
 beforeAll(async () => {
   db = await openDb({ kind: 'pglite' });
   await migrate(db);
-}, 60_000);
+});
 
 afterAll(async () => {
   await db?.close();

@@ -37,7 +37,7 @@ beforeAll(async () => {
   bonusIds = offers.map((offer) => offer.id);
   const [ltc] = await server.db.query<{ id: number }>("SELECT id FROM currencies WHERE code = 'LTC'");
   ltcId = ltc!.id;
-}, 120_000);
+});
 afterAll(async () => server.close());
 
 type Step =

@@ -2,13 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, inject, it } from 'vitest';
 import { encodePassword } from '../../src/rules/password.ts';
 import { newPlayer } from '../helpers/api.ts';
-import { freePort, SERVER_COMMAND, waitForHealth } from '../../scripts/lib/processes.ts';
+import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
 
-// Real server processes on one PGlite data folder: what a player writes survives a restart, and a
-// second server on the same folder refuses to start instead of corrupting it.
+// Real server processes (the build of this run, tests/setup/global.ts) on one PGlite data folder: what a
+// player writes survives a restart, and a second server on the same folder refuses to start instead of
+// corrupting it.
+
+const SERVER_COMMAND = [join(inject('serverBuild'), 'main.js')];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'casino-restart-'));
 const children: ChildProcess[] = [];

@@ -1,30 +1,37 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { buildServer } from '../../scripts/lib/build-server.ts';
 import { buildPGliteTemplate, preparePostgresTemplate } from '../helpers/db.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A tarball of a migrated, seeded PGlite data folder, which every PGlite test database is loaded from. */
     pgliteTemplate: string;
+    /** The folder of the server built for this run (main.js, ledger-check.js), for the tests of processes. */
+    serverBuild: string;
   }
 }
 
 /**
- * The database every server test starts from, built once per run: with TEST_DATABASE_URL, a template
- * database on that PostgreSQL server; otherwise a PGlite data folder dumped to a file the workers load.
+ * What the server tests share, made once per run: the database every test starts from (with
+ * TEST_DATABASE_URL, a template database on that PostgreSQL server; otherwise a PGlite data folder dumped
+ * to a file the workers load), and the built server the tests of real processes start. Both live in
+ * folders of this run's own, so two runs side by side in one checkout do not meet.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  const dir = resolve('.tmp', `run-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const serverBuild = await buildServer(join(dir, 'server'));
+  project.provide('serverBuild', serverBuild);
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     await preparePostgresTemplate(url);
     project.provide('pgliteTemplate', '');
-    return () => undefined;
+  } else {
+    const file = join(dir, 'pglite-template.tar');
+    writeFileSync(file, await buildPGliteTemplate());
+    project.provide('pgliteTemplate', file);
   }
-  const dir = resolve('.tmp');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `pglite-template-${process.pid}.tar`);
-  writeFileSync(file, await buildPGliteTemplate());
-  project.provide('pgliteTemplate', file);
-  return () => rmSync(file, { force: true });
+  return () => rmSync(dir, { recursive: true, force: true });
 }
