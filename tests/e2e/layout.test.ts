@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
 
 /*
@@ -86,6 +86,17 @@ async function visit(page: Page, path: string, who: Who): Promise<void> {
   // The header has settled: a player's account menu, or a visitor's Log in.
   if (who === 'player') await page.getByRole('button', { name: 'Account' }).waitFor();
   else await page.getByRole('button', { name: 'Log in' }).first().waitFor();
+}
+
+/** Where an element ends up once it stops moving (a toast slides in): the same box on two frames running. */
+async function settledBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number } | null> {
+  let previous = await locator.boundingBox();
+  for (;;) {
+    await locator.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const box = await locator.boundingBox();
+    if (JSON.stringify(box) === JSON.stringify(previous)) return box;
+    previous = box;
+  }
 }
 
 const topBarHeight = (page: Page) => page.getByRole('banner').evaluate((bar) => bar.getBoundingClientRect().height);
@@ -204,8 +215,7 @@ it("never lets a toast cover a dialog's title or close button", async () => {
     await dialog.getByRole('button', { name: 'Send reset link' }).click();
     const toast = page.locator('[data-rht-toaster] [role="status"]').first();
     await toast.waitFor();
-    await page.waitForTimeout(400);
-    const toastBox = await toast.boundingBox();
+    const toastBox = await settledBox(toast);
     const titleBox = await dialog.getByRole('heading').first().boundingBox();
     const closeBox = await dialog.getByRole('button', { name: 'Close' }).first().boundingBox();
     for (const [what, box] of [
