@@ -9,13 +9,16 @@ import type { TransactionActionType, TransactionDto, TransactionStatus, Transact
  * The player's transaction list (GET /user/get-transactions, SPEC §3): what the ledger recorded as
  * player-visible, plus the deposits under the minimum, which the ledger never shows to anyone.
  *
- * One row per money movement. A movement that goes through several statuses is posted as several
- * ledger transactions, the later ones naming the pending one in related_transaction_id: a deposit seen
- * (pending) then credited (completed); a withdrawal requested (pending) then paid out with its fee
- * (completed), or refunded (failed). A pending visible transaction that a later visible transaction of
- * the same player and type names is therefore left out: the movement shows as its latest postings, with
- * their ids, statuses, balances and times. Completed transactions are never left out, so a bet stays
- * beside the win or the rollback that names it.
+ * Every movement of the wallet's available balance is a row, so within a wallet each row's before
+ * balance is the previous row's after balance and the rows add up to the balance. A movement that goes
+ * through several statuses is posted as several ledger transactions, the later ones naming the pending
+ * one in related_transaction_id: a deposit seen (pending, into the pending balance) then credited
+ * (completed, into available); a withdrawal requested (pending: amount and fee from available to
+ * pending) then paid out with its fee (completed, out of pending) or refunded (failed, back to available).
+ * A pending row that a later row names shows that later row's status (the withdrawal completed or failed);
+ * one that did not move the available balance (the deposit seen) is then left out, the movement showing
+ * as its later postings. Completed transactions are never left out, so a bet stays beside the win or the
+ * rollback that names it.
  *
  * A deposit under the minimum is recorded (deposits.status 'below_minimum'), never credited and never
  * refunded (SPEC §9): it shows as a `failed` deposit whose balances are the wallet's available balance
@@ -124,20 +127,23 @@ export async function listTransactions(db: Queryable, userId: number, filter: Tr
   }
   if (filter.type !== undefined) ledger.push(`t.type = ${param(filter.type)}`);
   if (filter.actionType !== undefined) ledger.push(`t.action_type = ${param(filter.actionType)}`);
-  if (filter.status !== undefined) ledger.push(`t.status = ${param(filter.status)}`);
+  if (filter.status !== undefined) ledger.push(`coalesce(settled.status, t.status) = ${param(filter.status)}`);
   // A deposit under the minimum is a failed deposit: it only matches filters that admit one.
   const belowMinimumShown =
     (filter.type ?? 'deposit') === 'deposit' && (filter.actionType ?? 'deposit') === 'deposit' && (filter.status ?? 'failed') === 'failed';
 
   const ledgerRows = `
     SELECT 'ledger' AS source, t.id, t.public_id::text AS public_id, NULL::text AS provider, NULL::text AS provider_tx_id,
-      t.type, t.action_type, t.status, t.amount, t.before_balance, t.after_balance, c.code AS currency_code, t.game_identifier, t.created_at
+      t.type, t.action_type, coalesce(settled.status, t.status) AS status, t.amount, t.before_balance, t.after_balance,
+      c.code AS currency_code, t.game_identifier, t.created_at
     FROM ledger_transactions t JOIN currencies c ON c.id = t.currency_id
+    LEFT JOIN LATERAL (
+      SELECT later.status FROM ledger_transactions later
+      WHERE t.status = 'pending' AND later.related_transaction_id = t.id AND later.user_id = t.user_id AND later.type = t.type
+      ORDER BY later.id DESC LIMIT 1
+    ) settled ON true
     WHERE ${ledger.join(' AND ')}
-      AND NOT EXISTS (
-        SELECT 1 FROM ledger_transactions later
-        WHERE t.status = 'pending' AND later.related_transaction_id = t.id AND later.user_id = t.user_id AND later.type = t.type
-      )`;
+      AND NOT (settled.status IS NOT NULL AND t.before_balance = t.after_balance)`;
   // The wallet's available balance when the transfer arrived: the sum of its entries posted until then.
   const belowMinimumRows = `
     SELECT 'below_minimum' AS source, d.id, NULL::text AS public_id, d.provider, d.provider_tx_id,
@@ -152,13 +158,15 @@ export async function listTransactions(db: Queryable, userId: number, filter: Tr
     WHERE ${deposits.join(' AND ')}`;
   const union = belowMinimumShown ? `${ledgerRows} UNION ALL ${belowMinimumRows}` : ledgerRows;
 
-  const order = 'created_at DESC, source DESC, id DESC';
+  // A deposit under the minimum shows the balance of everything posted until its time, the same
+  // millisecond included (the sum above): at equal times it is the newer row.
+  const order = 'created_at DESC, source ASC, id DESC';
   const rows = await db.query<ListRow>(
     `WITH matching AS (${union}),
      page AS (SELECT * FROM matching ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)})
      SELECT (SELECT count(*) FROM matching) AS total, page.*
      FROM (SELECT 1) AS always LEFT JOIN page ON true
-     ORDER BY ${order.replace(/(\w+) DESC/g, 'page.$1 DESC')}`,
+     ORDER BY ${order.replace(/(\w+) (DESC|ASC)/g, 'page.$1 $2')}`,
     params,
   );
   const count = Number(rows[0]?.total ?? 0);

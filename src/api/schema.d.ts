@@ -603,10 +603,15 @@ export interface paths {
          *     free spins and rollbacks, bonuses, referral rewards), only the caller's own, newest first,
          *     filtered by the optional parameters (`startDate` inclusive, `endDate` exclusive) and paged.
          *
-         *     A movement that went through several statuses (a deposit seen pending, then credited) is one
-         *     row showing its latest status, id, balances and time. A deposit under the minimum deposit is
-         *     listed as a `failed` deposit whose before and after balances are equal: it was recorded, not
-         *     credited and not refunded.
+         *     Every movement of a wallet's available balance is a row: within a wallet, each row's
+         *     `beforeBalance` is the previous row's `afterBalance`, and the rows add up to the balance. A
+         *     deposit seen (pending) then credited is one row showing its latest status, id, balances and
+         *     time. A withdrawal is its request (amount plus fee taken from the available balance, showing
+         *     the withdrawal's status: pending, then completed or failed), then either its payout
+         *     (`withdraw`) and fee (`withdrawFee`), completed, which leave the available balance as it is,
+         *     or its refund (`withdrawRefund`, failed) giving amount and fee back. A deposit under the
+         *     minimum deposit is listed as a `failed` deposit whose before and after balances are equal: it
+         *     was recorded, not credited and not refunded.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (field codes: `type`, `enum`, `format`, `minimum`,
          *     `maximum`, `dateRange` on `endDate` when it is before `startDate`); 401
@@ -2339,8 +2344,10 @@ export interface components {
         /** @enum {string} */
         TransactionStatus: "pending" | "completed" | "failed" | "cancelled";
         /**
-         * @description One ledger entry. `amount` is unsigned; whether it added or removed money shows in
-         *     `beforeBalance` and `afterBalance` (the wallet's available balance).
+         * @description One movement of a wallet. `amount` is unsigned; whether it added or removed money shows in
+         *     `beforeBalance` and `afterBalance`, the wallet's available balance before and after it (equal
+         *     for a movement of other balances: a payout from the pending balance, a bonus credited). Within
+         *     a wallet, newest first, each row's `beforeBalance` is the next row's `afterBalance`.
          */
         Transaction: {
             /**

@@ -195,8 +195,29 @@ async function perform(run: Run, s: Step): Promise<CallResult | null> {
   }
 }
 
+/**
+ * The player's transaction list, oldest first, reads as a chain (openapi.yaml userGetTransactions): each
+ * row starts from the available balance the one before ended with, from 0, and the last ends at the
+ * wallet's available balance.
+ */
+async function expectListChained(player: Player): Promise<void> {
+  const rows: { actionType: string; status: string; beforeBalance: string; afterBalance: string }[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await server.call('userGetTransactions', { token: player.token, query: { page, limit: 100, currencyCode: 'LTC' } });
+    expect(res.status).toBe(200);
+    rows.push(...res.body.data.transactions.rows);
+    if (rows.length >= res.body.data.transactions.count) break;
+  }
+  let balance = '0';
+  for (const row of rows.reverse()) {
+    expect(row.beforeBalance, `${row.actionType} ${row.status} starts where the row before ended`).toBe(balance);
+    balance = row.afterBalance;
+  }
+  expect(balance).toBe((await walletOf(server, player)).available);
+}
+
 describe('random interleavings of every money movement, with replays', () => {
-  it('never make a balance negative, never answer 5xx, never move money on a replay, and keep the ledger balanced', async () => {
+  it('never make a balance negative, never answer 5xx, never move money on a replay, and keep the ledger balanced and the list chained', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 8, maxLength: 30 }), async (steps) => {
         const player = await registeredPlayer(server);
@@ -214,6 +235,7 @@ describe('random interleavings of every money movement, with replays', () => {
           for (const part of ['available', 'pending', 'bonus'] as const) expect(parseSignedAmount(wallet[part]) >= 0n, `${part} ${wallet[part]}`).toBe(true);
         }
         await expectLedgerBalanced(server);
+        await expectListChained(player);
       }),
       { numRuns: Number(process.env.MONEY_PROPERTY_RUNS ?? 20), endOnFailure: true },
     );

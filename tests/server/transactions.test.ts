@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { segwitAddress } from '../../server/addresses.ts';
 import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
-import { parseAmount } from '../../src/money.ts';
+import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { expectLedgerBalanced, walletOf as walletIn, type Player } from '../helpers/money.ts';
 
@@ -74,6 +76,23 @@ async function round(player: Player, bet: string, win?: string): Promise<void> {
       });
     }
   });
+}
+
+/**
+ * The rule of the list (openapi.yaml userGetTransactions): newest first, each row of a wallet starts
+ * from the balance the row below it ended with, the oldest from 0, and the newest ends at the balance.
+ */
+function expectChained(rows: Row[], available: string): void {
+  const oldestFirst = [...rows].reverse();
+  let balance = 0n;
+  for (const [i, row] of oldestFirst.entries()) {
+    expect(row.beforeBalance, `row ${i} (${row.actionType} ${row.status} ${row.amount}) starts where the one before ended`).toBe(formatAmount(balance));
+    const moved = parseSignedAmount(row.afterBalance) - parseSignedAmount(row.beforeBalance);
+    // An unsigned amount: what moved, or (for payouts and fees out of the pending balance) nothing.
+    if (moved !== 0n) expect(moved < 0n ? -moved : moved).toBe(parseSignedAmount(row.amount));
+    balance = parseSignedAmount(row.afterBalance);
+  }
+  expect(formatAmount(balance)).toBe(available);
 }
 
 async function list(player: Player, query: Record<string, string | number | undefined> = {}): Promise<{ rows: Row[]; count: number }> {
@@ -151,7 +170,7 @@ describe('the transaction list', () => {
     expect(await walletOf(player, 'LTC')).toMatchObject({ available: '0.95', bonus: '0' });
   });
 
-  it('shows a withdrawal as its outcome, and a rolled-back bet beside its rollback', async () => {
+  it('shows every movement of a withdrawal: its request with the outcome, then the payout and fee or the refund', async () => {
     const player = await registeredPlayer(server);
     await deposit(player, '1');
     const wallet = await walletOf(player, 'LTC');
@@ -163,22 +182,27 @@ describe('the transaction list', () => {
         postTransaction(tx, { kind, at: server.clock.now(), legs, relatedTransactionId, visible: { walletId: wallet.id, type: 'withdraw', actionType, status, amount: parseAmount(amount) } }),
       );
     };
-    // Requested (pending), then refused by the provider: the funds come back, one failed row.
+    // Requested (pending), then refused by the provider: the request shows failed, and the refund.
     const refused = await post('withdraw.request', transfer(available, pending, parseAmount('0.3')), 'withdraw', 'pending', '0.3');
     expect((await list(player, { status: 'pending' })).rows.map((r) => r.transactionId)).toEqual([refused.transaction.publicId]);
     await post('withdraw.refund', transfer(pending, available, parseAmount('0.3')), 'withdrawRefund', 'failed', '0.3', refused.transaction.id);
-    // Requested again, then paid out with its fee: two completed rows, the request gone.
+    // Requested again, then paid out with its fee: the request shows completed, then the payout and the fee.
     const paid = await post('withdraw.request', transfer(available, pending, parseAmount('0.4')), 'withdraw', 'pending', '0.4');
     const clearing = systemAccount(wallet.currencyId, 'provider_clearing');
     await post('withdraw.payout', transfer(pending, clearing, parseAmount('0.39')), 'withdraw', 'completed', '0.39', paid.transaction.id);
     await post('withdraw.fee', transfer(pending, systemAccount(wallet.currencyId, 'fees'), parseAmount('0.01')), 'withdrawFee', 'completed', '0.01', paid.transaction.id);
     const withdrawals = await list(player, { type: 'withdraw' });
-    expect(withdrawals.rows.map((r) => [r.actionType, r.status, r.amount])).toEqual([
-      ['withdrawFee', 'completed', '0.01'],
-      ['withdraw', 'completed', '0.39'],
-      ['withdrawRefund', 'failed', '0.3'],
+    expect(withdrawals.rows.map((r) => [r.actionType, r.status, r.amount, r.beforeBalance, r.afterBalance])).toEqual([
+      ['withdrawFee', 'completed', '0.01', '0.6', '0.6'],
+      ['withdraw', 'completed', '0.39', '0.6', '0.6'],
+      ['withdraw', 'completed', '0.4', '1', '0.6'],
+      ['withdrawRefund', 'failed', '0.3', '0.7', '1'],
+      ['withdraw', 'failed', '0.3', '1', '0.7'],
     ]);
+    expect(withdrawals.rows[2]!.transactionId).toBe(paid.transaction.publicId);
     expect((await list(player, { status: 'pending' })).count).toBe(0);
+    expect((await list(player, { status: 'failed' })).rows.map((r) => r.actionType)).toEqual(['withdrawRefund', 'withdraw']);
+    expectChained((await list(player)).rows, '0.6');
 
     server.clock.advance(MINUTE);
     const house = systemAccount(wallet.currencyId, 'house');
@@ -201,6 +225,58 @@ describe('the transaction list', () => {
       ['rollbackBet', '0.5', '0.6'],
       ['bet', '0.6', '0.5'],
     ]);
+  });
+});
+
+describe('the balances of the rows', () => {
+  it('chain within a wallet through a deposit, a withdrawal paid out and one failed (the SPEC §3 before and after)', async () => {
+    const player = await registeredPlayer(server);
+    await deposit(player, '0.5');
+    const address = segwitAddress('ltc', 0, randomBytes(20));
+    const withdraw = async () => {
+      server.clock.advance(MINUTE);
+      const res = await server.call('paymentWithdraw', { token: player.token, body: { currencyCode: 'LTC', amount: '0.1', address } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.spendRequestId as string;
+    };
+    const settle = async (spendRequestId: string, outcome: 'confirmed' | 'failed') => {
+      server.clock.advance(MINUTE);
+      const res = await server.call('devWithdrawalsSettle', { body: { spendRequestId, outcome } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    await settle(await withdraw(), 'confirmed');
+    await settle(await withdraw(), 'failed');
+    const { rows } = await list(player);
+    expect(rows.map((r) => [r.actionType, r.status, r.amount, r.beforeBalance, r.afterBalance])).toEqual([
+      ['withdrawRefund', 'failed', '0.100006', '0.299988', '0.399994'],
+      ['withdraw', 'failed', '0.100006', '0.399994', '0.299988'],
+      ['withdrawFee', 'completed', '0.000006', '0.399994', '0.399994'],
+      ['withdraw', 'completed', '0.1', '0.399994', '0.399994'],
+      ['withdraw', 'completed', '0.100006', '0.5', '0.399994'],
+      ['deposit', 'completed', '0.5', '0', '0.5'],
+    ]);
+    expect((await walletOf(player, 'LTC')).available).toBe('0.399994');
+    expectChained(rows, '0.399994');
+  });
+
+  it('chain while a withdrawal is pending and a deposit is still being confirmed', async () => {
+    const player = await registeredPlayer(server);
+    await deposit(player, '0.5');
+    server.clock.advance(MINUTE);
+    await deposit(player, '0.2', { confirmations: 2 });
+    server.clock.advance(MINUTE);
+    const res = await server.call('paymentWithdraw', {
+      token: player.token,
+      body: { currencyCode: 'LTC', amount: '0.1', address: segwitAddress('ltc', 0, randomBytes(20)) },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { rows } = await list(player);
+    expect(rows.map((r) => [r.type, r.status, r.amount, r.beforeBalance, r.afterBalance])).toEqual([
+      ['withdraw', 'pending', '0.100006', '0.5', '0.399994'],
+      ['deposit', 'pending', '0.2', '0.5', '0.5'],
+      ['deposit', 'completed', '0.5', '0', '0.5'],
+    ]);
+    expectChained(rows, '0.399994');
   });
 });
 
