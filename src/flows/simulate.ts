@@ -1,5 +1,6 @@
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type AnyEventObject, type StateValue } from 'xstate';
 import { ApiFailure } from '../machines/failure.ts';
+import { isSubscription } from '../machines/live.ts';
 import type { ActorOutcomes } from './fixtures.ts';
 import type { FlowGraph, FlowState, FlowTransition } from './graph.ts';
 import { triggerText } from './labels.ts';
@@ -103,6 +104,8 @@ export function simulatorChoices(graph: FlowGraph, snapshot: AnyMachineSnapshot,
 
   for (const state of graph.states.filter((candidate) => active.has(candidate.id))) {
     for (const invoke of state.invokes) {
+      // A subscription never answers: what it sends comes as the machine's own LIVE.* events.
+      if (isSubscription(invoke.src)) continue;
       const operation = operationOf(invoke.src)?.label ?? invoke.src;
       const outcomes = fixtures?.actors[invoke.src] ?? { done: { 'answers (no fixture)': undefined }, error: { 'no answer': new ApiFailure(0, null) } };
       for (const [name, output] of Object.entries(outcomes.done)) {

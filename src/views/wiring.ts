@@ -2,7 +2,8 @@ import { createContext, useContext, useState } from 'react';
 import { useActorRef } from '@xstate/react';
 import { createActor, fromPromise, type ActorRefFrom, type AnyStateMachine, type InputFrom, type InspectionEvent } from 'xstate';
 import { navigate as navigateTo } from 'wouter/use-browser-location';
-import { createApiClient } from '../api/client.ts';
+import { createApiClient, defaultBaseUrl } from '../api/client.ts';
+import type { LiveStream } from '../api/events.ts';
 import {
   createTranslator,
   LANGUAGE_STORAGE_KEY,
@@ -14,6 +15,7 @@ import {
 import { createApiActors, type ApiActors } from '../machines/actors.ts';
 import { appMachine } from '../machines/app.machine.ts';
 import type { Notice } from '../machines/effects.ts';
+import { liveEventsActor, type LiveEvent } from '../machines/live.ts';
 import type { forgotPasswordMachine } from '../machines/forgotPassword.machine.ts';
 import type { loginMachine, Session } from '../machines/login.machine.ts';
 import type { notificationsMachine } from '../machines/notifications.machine.ts';
@@ -114,6 +116,14 @@ export interface Outside {
   showLanguage(language: Language): void;
   /** Inspects every actor (the /flows screen's live states; the model tests' recorder). */
   inspect?: (event: InspectionEvent) => void;
+  /** The session's live updates (GET /user/events), for the machines' `liveEvents` actor. */
+  live: LiveSource;
+}
+
+/** Where live events come from: the session's stream in the browser, a fake that sends what a test says. */
+export interface LiveSource {
+  /** Calls `listener` with every live event until the returned function is called. */
+  subscribe(listener: (event: LiveEvent) => void): () => void;
 }
 
 function safely(write: () => void): void {
@@ -161,6 +171,9 @@ function createFlows(
     outside.navigate(query ? `${path}?${query}` : path);
   };
   const navigate = (_: unknown, params: { to: string }) => outside.navigate(params.to);
+  // Every flow that shows what the server changes on its own subscribes to the session's one stream.
+  const liveEvents = liveEventsActor((listener) => outside.live.subscribe(listener));
+  void liveEvents;
 
   return {
     login: {
@@ -283,6 +296,28 @@ export function createBrowserWiring(): Wiring {
   const notify = (notice: Notice) => {
     void showToast(notice, wiring?.app.getSnapshot().context.language ?? storedLanguage(storage));
   };
+  // The stream's code (and its parser) comes with the first player flow that subscribes, not in the first load.
+  let stream: Promise<LiveStream> | null = null;
+  const live: LiveSource = {
+    subscribe(listener) {
+      stream ??= import('../api/events.ts').then(({ createLiveStream }) =>
+        createLiveStream({
+          baseUrl: defaultBaseUrl(),
+          getToken: () => wiring?.app.getSnapshot().context.accessToken ?? null,
+          onUnauthorized: () => wiring?.app.send({ type: 'SESSION.EXPIRED' }),
+        }),
+      );
+      let unsubscribe: (() => void) | null = null;
+      let cancelled = false;
+      void stream.then((opened) => {
+        if (!cancelled) unsubscribe = opened.subscribe(listener);
+      });
+      return () => {
+        cancelled = true;
+        unsubscribe?.();
+      };
+    },
+  };
   wiring = createWiring({
     actors: createApiActors(client, { readToken: () => storage?.getItem(TOKEN_STORAGE_KEY) ?? null }),
     social: lazySocialSignIn(),
@@ -291,6 +326,7 @@ export function createBrowserWiring(): Wiring {
     navigate: (to, options) => navigateTo(to, options),
     address: () => ({ path: window.location.pathname, search: window.location.search }),
     resetFlows: () => window.dispatchEvent(new Event(RESET_FLOWS_EVENT)),
+    live,
     showLanguage: (language) => {
       document.documentElement.lang = language;
     },

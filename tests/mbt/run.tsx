@@ -34,6 +34,8 @@ import {
   type ModelStep,
 } from './model.ts';
 import { isApiActor } from './operations.ts';
+import { isSubscription, type LiveEvent } from '../../src/machines/live.ts';
+import type { LiveSource } from '../../src/views/wiring.ts';
 
 /*
  * Runs a machine's model paths through the view that renders it. For every path: render the view with
@@ -62,6 +64,11 @@ export interface View<TMachine extends AnyStateMachine> {
   inspect: (event: InspectionEvent) => void;
   /** The rendered view (set once `render` returns). */
   harness: Harness;
+  /**
+   * The session's live updates as the view's flows receive them (pass it to the harness as `live`);
+   * `live.send(event)` is how a path's LIVE.* step happens.
+   */
+  live: LiveFake;
   /** The step being checked: the event (with the outcome it carries) and the snapshot it leads to. */
   step: ModelStep;
   /** Every step so far, this one included. */
@@ -109,10 +116,34 @@ function hasDelays(machine: AnyStateMachine): boolean {
   return walk(machine.root);
 }
 
-/** The srcs the machine is running in a snapshot: one fake call must be waiting for each. */
+/** The srcs the machine is running in a snapshot: one fake call must be waiting for each (subscriptions aside). */
 function runningActors(snapshot: AnyMachineSnapshot): string[] {
   if (snapshot.status !== 'active') return [];
-  return (snapshot._nodes as AnyStateNode[]).flatMap((node) => (node.invoke as { src: unknown }[]).map((invoke) => String(invoke.src))).sort();
+  return (snapshot._nodes as AnyStateNode[])
+    .flatMap((node) => (node.invoke as { src: unknown }[]).map((invoke) => String(invoke.src)))
+    .filter((src) => !isSubscription(src))
+    .sort();
+}
+
+/** Whether the machine subscribes to live events in a snapshot. */
+function subscribed(snapshot: AnyMachineSnapshot): boolean {
+  return snapshot.status === 'active' && (snapshot._nodes as AnyStateNode[]).some((node) => (node.invoke as { src: unknown }[]).some((invoke) => isSubscription(String(invoke.src))));
+}
+
+/** The live events of a path: what the view's flows subscribed to, and the events the path sends them. */
+export class LiveFake implements LiveSource {
+  readonly listeners = new Set<(event: LiveEvent) => void>();
+  subscribe(listener: (event: LiveEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  /** Sends a live event to every subscriber, as the stream would. */
+  async send(event: EventObject): Promise<void> {
+    if (this.listeners.size === 0) throw new Error(`${event.type}: no flow is subscribed to live events`);
+    await act(async () => {
+      for (const listener of [...this.listeners]) listener(event as LiveEvent);
+    });
+  }
 }
 
 /** Lets promises settle and React render, until `done` holds (or says what never happened). */
@@ -202,6 +233,7 @@ async function runPath<TMachine extends AnyStateMachine>(
     actors: apiActors as Partial<ApiActors>,
     call: <T,>(src: string, input?: unknown, signal?: AbortSignal) => deferred.call<T>(src, input, signal),
     inspect,
+    live: new LiveFake(),
     steps: [] as ModelStep[],
   } as Omit<View<TMachine>, 'harness' | 'step'> as View<TMachine>;
 
@@ -249,6 +281,7 @@ async function runPath<TMachine extends AnyStateMachine>(
     expect(plain(snapshot.context), 'context of the view\'s actor').toEqual(plain(step.state.context));
     if (deferred.violations.length) throw new Error(deferred.violations.join('\n'));
     expect(deferred.waiting().map((call) => call.src).sort(), 'calls waiting for an answer').toEqual(runningActors(step.state));
+    if (subscribed(step.state)) expect(view.live.listeners.size, 'flows subscribed to live events').toBeGreaterThan(0);
     for (const leaf of leafStateIds(step.state)) {
       const key = leaf.slice(machine.id.length + 1);
       const assertion = config.states[key];

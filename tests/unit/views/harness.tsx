@@ -13,7 +13,7 @@ import type { Settings } from '../../../src/machines/settings.machine.ts';
 import { DEFAULT_SETTINGS } from '../machines/fixtures.ts';
 import type { SocialSignIn } from '../../../src/views/social.ts';
 import { TranslatorContext } from '../../../src/views/i18n-context.ts';
-import { createWiring, LOGIN_TIME_STORAGE_KEY, WiringContext, type Outside, type Wiring } from '../../../src/views/wiring.ts';
+import { createWiring, LOGIN_TIME_STORAGE_KEY, WiringContext, type LiveSource, type Outside, type Wiring } from '../../../src/views/wiring.ts';
 
 // The app calls goober's setup in its mount function (src/views/App.tsx); the views need it too.
 setupGoober(createElement);
@@ -113,6 +113,8 @@ export interface HarnessOptions {
   address?: string;
   /** The app actor's actors and input. */
   app?: AppOptions;
+  /** The live events the flows receive (default: none ever come). */
+  live?: LiveSource;
 }
 
 /** Local storage in memory, one per rendered view. */
@@ -201,6 +203,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     address: () => ({ path: address.pathname, search: address.search }),
     resetFlows: () => undefined,
     showLanguage: () => undefined,
+    live: options.live ?? { subscribe: () => () => undefined },
     inspect: (event) => {
       if (appActor === null && event.type === '@xstate.actor') appActor = event.actorRef;
       inspect(event);

@@ -67,6 +67,7 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
     resetFlows: () => undefined,
     showLanguage: () => undefined,
     inspect: () => undefined,
+    live: { subscribe: () => () => undefined },
   };
   const wiring = createWiring(outside);
   return { wiring, storage, notices, navigations, facebookCalls };
