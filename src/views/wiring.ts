@@ -3,7 +3,7 @@ import { useActorRef } from '@xstate/react';
 import { createActor, fromPromise, type ActorRefFrom, type AnyStateMachine, type InputFrom, type InspectionEvent } from 'xstate';
 import { navigate as navigateTo } from 'wouter/use-browser-location';
 import { createApiClient, defaultBaseUrl } from '../api/client.ts';
-import type { LiveStream } from '../api/events.ts';
+import type { LiveStream } from './live-stream.ts';
 import {
   createTranslator,
   LANGUAGE_STORAGE_KEY,
@@ -300,7 +300,7 @@ export function createBrowserWiring(): Wiring {
   let stream: Promise<LiveStream> | null = null;
   const live: LiveSource = {
     subscribe(listener) {
-      stream ??= import('../api/events.ts').then(({ createLiveStream }) =>
+      stream ??= import('./live-stream.ts').then(({ createLiveStream }) =>
         createLiveStream({
           baseUrl: defaultBaseUrl(),
           getToken: () => wiring?.app.getSnapshot().context.accessToken ?? null,
