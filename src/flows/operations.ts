@@ -15,7 +15,7 @@ export interface Operation {
   note?: string;
 }
 
-export const OPERATIONS: Record<keyof ApiActors | 'askFacebook', Operation> = {
+export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents', Operation> = {
   restoreSession: { label: 'GET /user/get-user', api: true, note: 'only when a token was saved; none saved answers at once' },
   fetchProfile: { label: 'GET /user/get-user', api: true },
   logout: { label: 'POST /user/logout', api: true },
@@ -31,7 +31,14 @@ export const OPERATIONS: Record<keyof ApiActors | 'askFacebook', Operation> = {
   loadPages: { label: 'GET /common/get-pages', api: true },
   loadNotifications: { label: 'GET /common/user-notification', api: true },
   markNotificationsRead: { label: 'POST /common/user-notification/read', api: true },
+  loadWallets: { label: 'GET /user/get-wallets', api: true },
+  selectWallet: { label: 'POST /user/select/wallet', api: true },
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
+  liveEvents: {
+    label: 'GET /user/events (event stream)',
+    api: false,
+    note: "the session's live updates: subscribed while the state lasts, it sends LIVE.* events and never answers",
+  },
 };
 
 export function operationOf(src: string): Operation | undefined {

@@ -152,6 +152,17 @@ export const enShell = {
     buttonOne: 'Notifications ({{count}} unread)',
   },
 
+  /** The top bar's balance pill and its wallet picker. */
+  balance: {
+    /** The pill's accessible name: what it shows, and what it does. */
+    button: 'Balance {{amount}}. Choose a wallet',
+    loading: 'Loading your balance',
+    unavailable: 'Balance unavailable. Retry',
+    menu: 'Your wallets',
+    pending: '{{amount}} pending',
+    deposit: 'Deposit',
+  },
+
   /** Lobby and every list of games. */
   games: {
     lobbyTitle: 'Lobby',

@@ -137,6 +137,15 @@ export const esShell: ShellDictionary = {
     buttonOne: 'Notificaciones ({{count}} sin leer)',
   },
 
+  balance: {
+    button: 'Saldo {{amount}}. Elegir una billetera',
+    loading: 'Cargando tu saldo',
+    unavailable: 'Saldo no disponible. Reintentar',
+    menu: 'Tus billeteras',
+    pending: '{{amount}} pendiente',
+    deposit: 'Depositar',
+  },
+
   games: {
     lobbyTitle: 'Lobby',
     lobbyWelcome: 'Te damos la bienvenida a {{site}}',

@@ -137,6 +137,15 @@ export const ptShell: ShellDictionary = {
     buttonOne: 'Notificações ({{count}} não lida)',
   },
 
+  balance: {
+    button: 'Saldo {{amount}}. Escolher uma carteira',
+    loading: 'A carregar o seu saldo',
+    unavailable: 'Saldo indisponível. Tentar de novo',
+    menu: 'As suas carteiras',
+    pending: '{{amount}} pendente',
+    deposit: 'Depositar',
+  },
+
   games: {
     lobbyTitle: 'Lobby',
     lobbyWelcome: 'Bem-vindo ao {{site}}',

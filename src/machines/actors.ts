@@ -11,6 +11,7 @@ import type { FacebookLoginRequest, GoogleLoginRequest, SocialSession } from './
 import type { Country, SignupRequest } from './register.machine.ts';
 import type { ResetPasswordRequest } from './resetPassword.machine.ts';
 import type { MarkNotificationsReadRequest, NotificationsPage, NotificationsRequest } from './notifications.machine.ts';
+import type { Wallet } from './live.ts';
 
 /*
  * The real implementations of the machines' API actors, one per actor name, each one call of the typed
@@ -124,6 +125,14 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     }),
     markNotificationsRead: fromPromise<void, MarkNotificationsReadRequest>(async ({ input, signal }) => {
       await settle(client.POST('/common/user-notification/read', { body: input, signal }));
+    }),
+    loadWallets: fromPromise<Wallet[]>(async ({ signal }) => {
+      const answer = await settle(client.GET('/user/get-wallets', { signal }));
+      return answer.data.wallets;
+    }),
+    selectWallet: fromPromise<Wallet[], { walletId: number }>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/user/select/wallet', { body: input, signal }));
+      return answer.data.wallets;
     }),
   };
 }

@@ -9,6 +9,7 @@ import { settingsMachine } from './settings.machine.ts';
 import { socialSignInMachine } from './socialSignIn.machine.ts';
 import { resetPasswordMachine } from './resetPassword.machine.ts';
 import { verifyEmailMachine } from './verifyEmail.machine.ts';
+import { walletsMachine } from './wallets.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
 export const machines = {
@@ -23,6 +24,7 @@ export const machines = {
   socialSignIn: socialSignInMachine,
   notifications: notificationsMachine,
   unreadNotifications: unreadNotificationsMachine,
+  wallets: walletsMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { styled } from 'goober';
@@ -596,11 +596,19 @@ function Language({ id }: { id?: string }) {
 }
 
 /**
- * The places the wallet flows fill: the selected wallet's balance (a pill that picks another wallet) and
- * the Deposit button. Until those flows land there is nothing to show, and nothing is made up.
+ * The player's balance pill and Deposit button (src/views/wallet/BalancePill.tsx), loaded with the
+ * player's session: a visitor's first load does not carry them.
  */
+const BalancePill = lazy(() => import('./wallet/BalancePill.tsx'));
+
 function WalletSlots() {
-  return <WalletPlace />;
+  return (
+    <WalletPlace>
+      <Suspense fallback={null}>
+        <BalancePill />
+      </Suspense>
+    </WalletPlace>
+  );
 }
 
 /**

@@ -26,6 +26,7 @@ import { settingsMachine } from '../machines/settings.machine.ts';
 import type { FacebookLoginRequest, socialSignInMachine } from '../machines/socialSignIn.machine.ts';
 import type { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
 import type { verifyEmailMachine } from '../machines/verifyEmail.machine.ts';
+import type { walletsMachine } from '../machines/wallets.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 
@@ -145,6 +146,7 @@ interface FlowMachines {
   notifications: typeof notificationsMachine;
   unreadNotifications: typeof unreadNotificationsMachine;
   page: typeof pageMachine;
+  wallets: typeof walletsMachine;
 }
 export type FlowName = keyof FlowMachines;
 type FlowMachine = FlowMachines[FlowName];
@@ -173,7 +175,6 @@ function createFlows(
   const navigate = (_: unknown, params: { to: string }) => outside.navigate(params.to);
   // Every flow that shows what the server changes on its own subscribes to the session's one stream.
   const liveEvents = liveEventsActor((listener) => outside.live.subscribe(listener));
-  void liveEvents;
 
   return {
     login: {
@@ -222,6 +223,10 @@ function createFlows(
       actors: { loadNotifications: actors.loadNotifications },
     },
     page: { actors: { loadPages: actors.loadPages } },
+    wallets: {
+      actors: { loadWallets: actors.loadWallets, selectWallet: actors.selectWallet, liveEvents },
+      actions: { notify: notifyAction },
+    },
   };
 }
 

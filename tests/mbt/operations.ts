@@ -72,6 +72,8 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
     }),
   },
   markNotificationsRead: { request: (body) => ({ body }), response: () => success },
+  loadWallets: { request: none, response: (wallets) => ({ data: { wallets }, errors: [] }) },
+  selectWallet: { request: (body) => ({ body }), response: (wallets) => ({ data: { wallets }, errors: [] }) },
 };
 
 export interface ApiOperation {

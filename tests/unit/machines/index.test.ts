@@ -21,6 +21,7 @@ describe('machines index', () => {
         'socialSignIn',
         'unreadNotifications',
         'verifyEmail',
+        'wallets',
       ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);

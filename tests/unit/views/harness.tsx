@@ -49,6 +49,8 @@ function failingActors(): ApiActors {
     loadSettings: unexpected(),
     loadNotifications: unexpected(),
     markNotificationsRead: unexpected(),
+    loadWallets: unexpected(),
+    selectWallet: unexpected(),
   };
 }
 

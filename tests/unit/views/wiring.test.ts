@@ -48,6 +48,8 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
       loadSettings: fromPromise<Settings>(async () => ({ ...DEFAULT_SETTINGS, ...options.settings })),
       loadNotifications: noAnswer(),
       markNotificationsRead: noAnswer(),
+      loadWallets: noAnswer(),
+      selectWallet: noAnswer(),
       ...options.actors,
     },
     social: {
