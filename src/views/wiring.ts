@@ -220,7 +220,7 @@ function createFlows(
       actors: { loadNotifications: actors.loadNotifications, markNotificationsRead: actors.markNotificationsRead },
     },
     unreadNotifications: {
-      actors: { loadNotifications: actors.loadNotifications },
+      actors: { loadNotifications: actors.loadNotifications, liveEvents },
     },
     page: { actors: { loadPages: actors.loadPages } },
     wallets: {

@@ -65,7 +65,7 @@ describeModel('unreadNotifications', {
           <DialogHost verifyToken={null} onVerifyClosed={() => {}} />
         </Layout>
       </Router>,
-      { actors: { loadNotifications }, navigate: (to, options) => memory.navigate(to, options) },
+      { actors: { loadNotifications }, live: view.live, navigate: (to, options) => memory.navigate(to, options) },
     );
     const { app } = harness.services;
     await waitFor(() => expect(app.getSnapshot().matches('visitor')).toBe(true));
@@ -81,6 +81,8 @@ describeModel('unreadNotifications', {
       await view.user.click(within(dialog).getByRole('button', { name: view.t('common.close') }));
       expect(view.harness.navigations.at(-1)).toBe('/bonus');
     },
+    'LIVE.NOTIFICATION': (view, event) => view.live.send(event),
+    'LIVE.RECONNECTED': (view, event) => view.live.send(event),
   },
   states: {
     // Until the first answer the bell has no count; on a refresh it keeps the last one meanwhile.
