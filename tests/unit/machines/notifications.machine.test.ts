@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { ApiFailure } from '../../../src/machines/failure.ts';
 import { unreadNotificationsMachine } from '../../../src/machines/unreadNotifications.machine.ts';
 import {
@@ -272,6 +272,7 @@ describe('unreadNotificationsMachine', () => {
           loads.push(input);
           return load();
         }),
+        liveEvents: fromCallback(() => undefined),
       },
     });
     return { actor: createActor(machine).start(), loads };
