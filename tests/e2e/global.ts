@@ -1,4 +1,4 @@
-import { chromium, type BrowserServer, type LaunchOptions } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { startProductServer } from '../../scripts/lib/processes.ts';
 import { browserLaunchOptions } from './harness.ts';
@@ -18,27 +18,11 @@ declare module 'vitest' {
  * login and signup (those are tested in tests/server/accounts.test.ts), and it hashes passwords at the
  * cheapest cost; everything else is as `npm start` runs it. A file that needs its own server configuration (social sign-in) starts its own.
  */
-/**
- * Starts Chromium, waiting while another run on the machine is still unpacking it: @sparticuz/chromium
- * unpacks to one place in the temporary folder and takes the file as ready once it exists, so a second
- * run started meanwhile meets a binary still open for writing (ETXTBSY) until the first has written it.
- */
-async function launchBrowser(options: LaunchOptions): Promise<BrowserServer> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await chromium.launchServer(options);
-    } catch (error) {
-      if (attempt >= 30 || !String(error).includes('ETXTBSY')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [server, browser] = await Promise.all([
     // The cheapest password hashes (tests/helpers/api.ts, TEST_PASSWORD_HASHING): players are made by the dozen.
     startProductServer({ RATE_LIMIT: 'off', PASSWORD_HASH_MEMORY_KIB: '8', PASSWORD_HASH_ITERATIONS: '1' }),
-    browserLaunchOptions().then(launchBrowser),
+    browserLaunchOptions().then((options) => chromium.launchServer(options)),
   ]);
   project.provide('serverUrl', server.url);
   project.provide('browserEndpoint', browser.wsEndpoint());

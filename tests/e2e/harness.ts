@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { newPlayer } from '../helpers/players.ts';
@@ -17,8 +20,43 @@ export async function browserLaunchOptions(): Promise<LaunchOptions> {
   const packaged = (await import('@sparticuz/chromium')).default;
   // The package is made for one-page serverless runs: in --single-process mode, closing a page closes the browser.
   const args = packaged.args.filter((arg) => arg !== '--single-process');
-  return { executablePath: await packaged.executablePath(), headless: true, args: [...args, ...flags] };
+  return { executablePath: await unpackedChromium(packaged), headless: true, args: [...args, ...flags] };
 }
+
+/**
+ * The packaged Chromium, unpacked once per machine and version into a folder of its own that appears
+ * whole. The package unpacks the browser and its graphics libraries straight into the temporary folder
+ * and takes them as ready as soon as the files exist, so two runs started together (two npm tests on one
+ * machine) would start a browser another run is still writing. Here each run that finds no complete copy
+ * unpacks into a scratch folder and renames it into place, which is atomic; a run that loses the race
+ * drops its copy and uses the winner's.
+ */
+async function unpackedChromium(packaged: { executablePath(): Promise<string> }): Promise<string> {
+  const manifest = JSON.parse(readFileSync(join(process.cwd(), 'node_modules/@sparticuz/chromium/package.json'), 'utf8')) as { version: string };
+  const home = join(tmpdir(), `casino-chromium-${manifest.version}`);
+  if (!existsSync(join(home, COMPLETE))) {
+    const scratch = mkdtempSync(join(tmpdir(), 'casino-chromium-unpacking-'));
+    const saved = process.env.TMPDIR;
+    // The package unpacks into os.tmpdir(), which reads TMPDIR on every call.
+    process.env.TMPDIR = scratch;
+    try {
+      await packaged.executablePath();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    writeFileSync(join(scratch, COMPLETE), '');
+    try {
+      renameSync(scratch, home);
+    } catch {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+  return join(home, 'chromium');
+}
+
+/** Written last into an unpacked copy: a folder without it is not used. */
+const COMPLETE = '.complete';
 
 /** The run's browser; closing what this returns disconnects this file and closes its contexts, not the browser. */
 export function connectBrowser(): Promise<Browser> {
