@@ -56,6 +56,7 @@ const POSTGRESQL_FILES = [
   'bonuses', // claims, wagering, forfeits and expiry moving money
   'deposits', // webhooks crediting a wallet once, replays, a restart
   'documents', // two uploads at once for one player
+  'events', // live updates announced by the database: two server instances, each with its own LISTEN connection
   'game-wallet', // bets and wins, 100 concurrent bets against one balance
   'ledger', // the double-entry ledger, its triggers and concurrent postings
   'money-properties', // random money operations against the model

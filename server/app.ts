@@ -297,7 +297,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     await app.register(responseValidation, { ajv: newAjv(false) });
   }
 
-  const { json, raw } = createHandlers(ctx);
+  const { json, raw, live } = createHandlers(ctx);
+  // Open event streams would hold the server's close: they end first.
+  app.addHook('preClose', async () => {
+    await live.close();
+  });
   const jsonHandlers: JsonHandlers = { ...json, ...options.overrideHandlers };
   const serviceHandlers = buildServiceHandlers(ctx, jsonHandlers, raw);
 

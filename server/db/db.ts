@@ -18,6 +18,12 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel` (committed transactions only), from any
+   * connection to the database: PGlite's own, or, on PostgreSQL, every server's. Resolves once listening;
+   * the function it resolves to stops.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,10 @@ class PGliteDb implements Db {
     await this.pglite.exec(sql);
   }
 
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    return this.pglite.listen(channel, onNotify);
+  }
+
   async close(): Promise<void> {
     await this.pglite.close();
   }
@@ -71,7 +81,10 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 class PostgresDb implements Db {
   readonly kind = 'postgres';
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly url: string,
+  ) {}
 
   async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const result = await this.pool.query<T>(sql, params as unknown[]);
@@ -101,6 +114,21 @@ class PostgresDb implements Db {
     await this.pool.query(sql);
   }
 
+  /** A connection of its own: a pooled one is handed to other queries between them and cannot LISTEN. */
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    // A dropped connection is reported by the error event; without a handler it would end the process.
+    client.on('error', () => undefined);
+    await client.connect();
+    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    return async () => {
+      await client.end().catch(() => undefined);
+    };
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }
@@ -114,7 +142,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
     await pool.query('SELECT 1');
-    return new PostgresDb(pool);
+    return new PostgresDb(pool, options.url);
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({

@@ -1,3 +1,4 @@
+import { depositCreditedNotice, notifyPlayer } from './notifications.ts';
 import { formatAmount, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { amountIssue } from '../../src/rules/amount.ts';
 import { LIMIT_PERIODS } from '../../src/rules/limits.ts';
@@ -246,6 +247,7 @@ export async function applyDepositNotification(ctx: AppContext, provider: string
       status = 'credited';
       creditedAt = now;
       changed = true;
+      await notifyPlayer(tx, deposit.user_id, ...depositCreditedNotice(amount, target.code), now);
       await onDepositCredited(tx, {
         depositId: deposit.id,
         userId: deposit.user_id,

@@ -1,3 +1,4 @@
+import { documentReviewedNotice, notifyPlayer } from './notifications.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -139,13 +140,19 @@ export async function removeDocument(ctx: AppContext, userId: number, documentId
 
 /** The operator's review (simulator: the admin side is not part of this product). */
 export async function reviewDocument(ctx: AppContext, documentId: number, status: 'Approved' | 'Rejected'): Promise<DocumentRow> {
-  const updated = await ctx.db.query<{ id: number }>(
-    "UPDATE documents SET status = $2, reviewed_at = $3 WHERE id = $1 AND status = 'Under Review' RETURNING id",
-    [documentId, status, ctx.now()],
-  );
-  if (updated.length === 0) {
-    const exists = await maybeOne(ctx.db, 'SELECT 1 FROM documents WHERE id = $1', [documentId]);
-    throw exists ? new DomainError('INVALID_VALUE') : new DomainError('NOT_FOUND');
-  }
-  return one<DocumentRow>(ctx.db, `${SELECT_DOCUMENT} WHERE d.id = $1`, [documentId]);
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const updated = await tx.query<{ id: number }>(
+      "UPDATE documents SET status = $2, reviewed_at = $3 WHERE id = $1 AND status = 'Under Review' RETURNING id",
+      [documentId, status, now],
+    );
+    if (updated.length === 0) {
+      const exists = await maybeOne(tx, 'SELECT 1 FROM documents WHERE id = $1', [documentId]);
+      throw exists ? new DomainError('INVALID_VALUE') : new DomainError('NOT_FOUND');
+    }
+    const document = await one<DocumentRow>(tx, `${SELECT_DOCUMENT} WHERE d.id = $1`, [documentId]);
+    // The player hears of the review (and the bell rings at once, through the event stream).
+    await notifyPlayer(tx, document.user_id, ...documentReviewedNotice(document.label, status), now);
+    return document;
+  });
 }

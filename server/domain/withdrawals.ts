@@ -1,3 +1,4 @@
+import { notifyPlayer, withdrawalCompletedNotice, withdrawalFailedNotice } from './notifications.ts';
 import { createHash } from 'node:crypto';
 import { formatAmount, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { amountIssue } from '../../src/rules/amount.ts';
@@ -328,6 +329,7 @@ export async function applyWithdrawalNotification(ctx: AppContext, provider: str
            WHERE id = $1`,
           [row.id, txId, payout.transaction.id, feeId, now],
         );
+        await notifyPlayer(tx, row.user_id, ...withdrawalCompletedNotice(amount, row.code, row.address), now);
       } else {
         const refund = await postTransaction(tx, {
           kind: 'withdraw.refund',
@@ -344,6 +346,7 @@ export async function applyWithdrawalNotification(ctx: AppContext, provider: str
           refund.transaction.id,
           now,
         ]);
+        await notifyPlayer(tx, row.user_id, ...withdrawalFailedNotice(amount, fee, row.code), now);
       }
       changed = true;
     }

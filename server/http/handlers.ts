@@ -1,4 +1,6 @@
 import type { AppContext } from '../context.ts';
+import { LiveHub } from '../live.ts';
+import { eventsHandler } from './events.ts';
 import { bonusHandlers } from './bonus.ts';
 import { casinoHandlers } from './casino.ts';
 import { coinPaymentsHandlers } from './coinpayments.ts';
@@ -14,10 +16,12 @@ import { userHandlers } from './user.ts';
 /**
  * Every operation, keyed by its operationId in openapi.yaml; the app refuses to start if one is missing.
  */
-export function createHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHandlers } {
+export function createHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHandlers; live: LiveHub } {
   const user = userHandlers(ctx);
   const casino = casinoHandlers(ctx);
+  const live = new LiveHub(ctx.db);
   return {
+    live,
     json: {
       ...user.json,
       ...casino.json,
@@ -30,6 +34,6 @@ export function createHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
       ...simulatorHandlers(ctx),
       ...gameWalletHandlers(ctx),
     },
-    raw: { ...user.raw, ...casino.raw },
+    raw: { ...user.raw, ...casino.raw, userEvents: eventsHandler(ctx, live) },
   };
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { listActivity } from '../domain/activity.ts';
 import { applyDepositNotification, requestDepositAddress } from '../domain/deposits.ts';
 import { applyWithdrawalNotification, requestWithdrawal } from '../domain/withdrawals.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -9,6 +10,8 @@ import type { JsonHandlers } from './types.ts';
 export function paymentHandlers(ctx: AppContext): JsonHandlers {
   return {
     paymentDeposit: async (input) => requestDepositAddress(ctx, player(input).userId, input.body),
+
+    paymentGetActivity: async (input) => listActivity(ctx.db, player(input).userId, ctx.now(), input.query.currencyCode),
 
     paymentWithdraw: async (input) => {
       // Checked against openapi.yaml already: a single header of 1 to 200 characters when present.

@@ -590,6 +590,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's live updates (Server-Sent Events)
+         * @description One stream of Server-Sent Events (`text/event-stream`) for the caller, open until either side
+         *     closes it, so that the wallet, the deposits in flight, the withdrawals and the notification badge
+         *     change without a reload. Read it with `fetch` and the `Authorization` header (an EventSource
+         *     cannot send one); a client that loses it opens it again and refetches what it shows once the new
+         *     stream says `ready`, since events may have been missed meanwhile. Events, each `event:` then one
+         *     `data:` line of JSON:
+         *
+         *     - `ready` (`{}`): first on every stream; everything that happens after it is sent.
+         *     - `wallets` (`{wallets}`): after any movement of the player's balances (a deposit seen or
+         *       credited, a withdrawal held, paid out or refunded, bets, wins and rollbacks, bonuses) or another
+         *       wallet selected: the list `userGetWallets` answers.
+         *     - `deposit` (`DepositActivity`): a deposit seen, each new confirmation count, credited, or found
+         *       below the minimum.
+         *     - `withdrawal` (`WithdrawalActivity`): a request the provider accepted, then completed or failed.
+         *     - `notification` (`{notification, unreadCount}`): a notification written for the player, with the new
+         *       unread count.
+         *
+         *     The data of each event is described by the schema under `x-events`, by event name. A comment
+         *     line (`: keepalive`) comes every 15 seconds. Changes are announced by the database
+         *     when their transaction commits: on PostgreSQL every server instance hears them, so a stream held
+         *     by one instance carries what another did.
+         *
+         *     Errors (before the stream starts): 400 PLEASE_CHECK_REQUEST_DATA; 401
+         *     ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type; 403
+         *     USER_INACTIVE; 500 INTERNAL_SERVER_ERROR.
+         */
+        get: operations["userEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/get-transactions": {
         parameters: {
             query?: never;
@@ -1282,6 +1326,33 @@ export interface paths {
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 500 INTERNAL_SERVER_ERROR.
          */
         get: operations["paymentGetProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deposits and withdrawals on their way
+         * @description The caller's deposits not credited yet and withdrawals the provider has not settled, with those
+         *     that ended in the last 24 hours (credited, found below the minimum, paid out or failed), newest
+         *     first, at most 20 of each; of one currency when `currencyCode` is given. A withdrawal the
+         *     provider has not accepted yet is not listed. The event stream (`userEvents`) sends each change of
+         *     these as it happens.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED,
+         *     User_Not_Exists_Error_Type; 403 USER_INACTIVE; 500 INTERNAL_SERVER_ERROR.
+         */
+        get: operations["paymentGetActivity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2314,6 +2385,42 @@ export interface components {
             zipCode: components["schemas"]["ZipCode"];
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description A deposit on its way, or ended in the last day. */
+        DepositActivity: {
+            /** @description The transfer's id on the chain. */
+            txId: string;
+            currencyCode: components["schemas"]["CurrencyCode"];
+            amount: components["schemas"]["Amount"];
+            confirmations: number;
+            /** @description The confirmations after which a deposit is credited (6). */
+            requiredConfirmations: number;
+            /**
+             * @description pending (seen, not confirmed enough), credited, or belowMinimum (never credited nor refunded).
+             * @enum {string}
+             */
+            status: "pending" | "credited" | "belowMinimum";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A withdrawal the provider accepted, pending or ended in the last day. */
+        WithdrawalActivity: {
+            spendRequestId: components["schemas"]["SpendRequestId"];
+            currencyCode: components["schemas"]["CurrencyCode"];
+            amount: components["schemas"]["Amount"];
+            fee: components["schemas"]["Amount"];
+            address: components["schemas"]["CryptoAddress"];
+            /**
+             * @description pending (held, with the provider), completed (paid out), or failed (amount and fee returned).
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         Wallet: {
             id: components["schemas"]["Id"];
@@ -3659,6 +3766,37 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    userEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: ready
+                     *     data: {}
+                     *
+                     *     event: deposit
+                     *     data: {"txId":"9f2c4e1a7b3d5f60718293a4b5c6d7e8f9012a3b4c5d6e7f8091a2b3c4d5e6f7","currencyCode":"LTC","amount":"0.5","confirmations":3,"requiredConfirmations":6,"status":"pending","createdAt":"2025-02-01T18:00:00.000Z","updatedAt":"2025-02-01T18:03:00.000Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     userGetTransactions: {
         parameters: {
             query?: {
@@ -4539,6 +4677,38 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    paymentGetActivity: {
+        parameters: {
+            query?: {
+                currencyCode?: components["schemas"]["CurrencyCode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What is on its way. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            deposits: components["schemas"]["DepositActivity"][];
+                            withdrawals: components["schemas"]["WithdrawalActivity"][];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -15,28 +15,10 @@ export type Wallet = components['schemas']['Wallet'];
 export type Notification = components['schemas']['Notification'];
 
 /** A deposit in flight or just settled (GET /payment/activity, the stream's `deposit` event). */
-export interface DepositActivity {
-  txId: string;
-  currencyCode: string;
-  amount: string;
-  confirmations: number;
-  requiredConfirmations: number;
-  status: 'pending' | 'credited' | 'belowMinimum';
-  createdAt: string;
-  updatedAt: string;
-}
+export type DepositActivity = components['schemas']['DepositActivity'];
 
 /** A withdrawal request pending or just settled (GET /payment/activity, the stream's `withdrawal` event). */
-export interface WithdrawalActivity {
-  spendRequestId: string;
-  currencyCode: string;
-  amount: string;
-  fee: string;
-  address: string;
-  status: 'pending' | 'completed' | 'failed';
-  createdAt: string;
-  updatedAt: string;
-}
+export type WithdrawalActivity = components['schemas']['WithdrawalActivity'];
 
 export type LiveEvent =
   | { type: 'LIVE.WALLETS'; wallets: Wallet[] }

@@ -55,13 +55,28 @@ export async function preparePostgresTemplate(adminUrl: string): Promise<void> {
   await db.close();
 }
 
+const urls = new WeakMap<Db, string>();
+
+/**
+ * The same test database through connections of another server's own: on PostgreSQL a second pool (as a
+ * second server instance has); PGlite is one process's, so its instances share the one Db. Closing the
+ * second closes only its connections.
+ */
+export async function secondConnection(db: Db): Promise<Db> {
+  const url = urls.get(db);
+  if (url) return openDb({ kind: 'postgres', url, maxConnections: 10 });
+  return { ...db, kind: db.kind, query: db.query.bind(db), transaction: db.transaction.bind(db), exec: db.exec.bind(db), listen: db.listen.bind(db), close: async () => undefined };
+}
+
 async function createPostgresDb(adminUrl: string): Promise<Db> {
   const name = `casino_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`);
   await admin.end();
-  const db = await openDb({ kind: 'postgres', url: databaseUrl(adminUrl, name), maxConnections: 20 });
+  const url = databaseUrl(adminUrl, name);
+  const db = await openDb({ kind: 'postgres', url, maxConnections: 20 });
+  urls.set(db, url);
   const close = db.close.bind(db);
   db.close = async () => {
     await close();
@@ -103,6 +118,8 @@ function savepointDb(kind: Db['kind'], tx: Queryable): Db {
       }
     },
     exec: () => Promise.reject(new Error('exec runs scripts that may not run inside the test transaction')),
+    // Nothing a rolled-back transaction notifies is ever delivered.
+    listen: () => Promise.reject(new Error('nothing is announced from inside the test transaction')),
     close: async () => undefined,
   };
   return db;

@@ -1,0 +1,100 @@
+import type { Db } from './db/db.ts';
+
+/*
+ * The players' live updates inside one server: the database announces every change a player should see
+ * on the channel `casino_events` once its transaction commits (migration 0011_live_events.sql), and this
+ * hub, listening from the first stream on, tells each stream of that player. On PostgreSQL every server
+ * instance listens, so a change made through one reaches the streams another holds; on PGlite the one
+ * instance hears its own.
+ */
+
+export const LIVE_CHANNEL = 'casino_events';
+
+export type LiveKind = 'wallets' | 'deposit' | 'withdrawal' | 'notification';
+
+export interface LiveMessage {
+  userId: number;
+  kind: LiveKind;
+  /** The row that changed (a deposit, withdrawal or notification; for wallets, the player). */
+  id: number;
+}
+
+const KINDS: readonly string[] = ['wallets', 'deposit', 'withdrawal', 'notification'];
+
+/** The message of a payload, or null for one this server does not understand. */
+export function parseLiveMessage(payload: string): LiveMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { u, k, id } = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(u) || typeof k !== 'string' || !KINDS.includes(k) || !Number.isSafeInteger(id)) return null;
+  return { userId: u as number, kind: k as LiveKind, id: id as number };
+}
+
+type Listener = (message: LiveMessage) => void;
+
+export class LiveHub {
+  private readonly listeners = new Map<number, Set<Listener>>();
+  private readonly streams = new Set<() => void>();
+  private listening: Promise<() => Promise<void>> | null = null;
+  private closed = false;
+
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Tells `listener` of every change of the player's, from when this resolves (listening already, so a
+   * stream that says `ready` after it misses nothing). The function it resolves to stops.
+   */
+  async subscribe(userId: number, listener: Listener): Promise<() => void> {
+    if (this.closed) throw new Error('the server is stopping');
+    if (!this.listening) {
+      const started = this.db.listen(LIVE_CHANNEL, (payload) => this.dispatch(payload));
+      this.listening = started;
+      // A failed start (the database unreachable) is tried again by the next stream.
+      started.catch(() => {
+        if (this.listening === started) this.listening = null;
+      });
+    }
+    await this.listening;
+    const forPlayer = this.listeners.get(userId) ?? new Set<Listener>();
+    forPlayer.add(listener);
+    this.listeners.set(userId, forPlayer);
+    return () => {
+      forPlayer.delete(listener);
+      if (forPlayer.size === 0 && this.listeners.get(userId) === forPlayer) this.listeners.delete(userId);
+    };
+  }
+
+  /** Registers how to end an open stream when the server stops; the function it returns forgets it. */
+  track(end: () => void): () => void {
+    this.streams.add(end);
+    return () => {
+      this.streams.delete(end);
+    };
+  }
+
+  /** The streams open now. */
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
+  private dispatch(payload: string): void {
+    const message = parseLiveMessage(payload);
+    if (!message) return;
+    for (const listener of [...(this.listeners.get(message.userId) ?? [])]) listener(message);
+  }
+
+  /** Ends every open stream and stops listening (before the server stops: open streams would hold it). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const end of [...this.streams]) end();
+    this.streams.clear();
+    const listening = this.listening;
+    this.listening = null;
+    if (listening) await (await listening.catch(() => async () => undefined))();
+  }
+}

@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
+import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import { createTestDb, secondConnection } from '../helpers/db.ts';
+import { chainTransfer, depositAddress, fundedPlayer, type Player } from '../helpers/money.ts';
+import { checkResponse, recordCoverage } from '../helpers/contract.ts';
+import { loadOpenApi } from '../../server/http/openapi.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+/*
+ * The players' live updates (GET /user/events) over real HTTP: the stream is read as a browser's fetch
+ * reads it, and every event's data is checked against its schema in openapi.yaml (`x-events`). The
+ * deposits and withdrawals go through the payment simulator, whose webhooks reach the server over HTTP.
+ */
+
+const PAYOUT_ADDRESS = 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9';
+
+const spec = loadOpenApi();
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema({ components: spec.components } as object, 'openapi.yaml');
+const eventSchemas = (
+  spec.paths['/user/events']?.get?.responses['200'] as { content: Record<string, { 'x-events': Record<string, unknown> }> }
+).content['text/event-stream']!['x-events'];
+
+function checkEvent(message: EventSourceMessage): string | null {
+  const schema = eventSchemas[message.event ?? ''];
+  if (!schema) return `event ${message.event} is not in openapi.yaml`;
+  const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.yaml#/components/')) as object);
+  return validate(JSON.parse(message.data)) ? null : ajv.errorsText(validate.errors);
+}
+
+interface Stream {
+  events: EventSourceMessage[];
+  /** The first event from `from` on (an index into events) that matches, waiting for it. */
+  next(match: (event: EventSourceMessage, data: Record<string, unknown>) => boolean, from?: number): Promise<Record<string, unknown>>;
+  ended: Promise<void>;
+  close(): void;
+}
+
+async function openStream(server: TestServer, token: string): Promise<Stream> {
+  const controller = new AbortController();
+  const response = await fetch(`${server.ctx.listening.url}/api/v1/user/events`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  // Read outside server.call (a stream, not one answer): counted for the contract's coverage here.
+  recordCoverage('userEvents', 200, null);
+  const events: EventSourceMessage[] = [];
+  const waiters = new Set<() => void>();
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+  const ended = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        events.push(value);
+        for (const wake of [...waiters]) wake();
+      }
+    } catch {
+      // Aborted by close().
+    }
+  })();
+  return {
+    events,
+    ended,
+    close: () => controller.abort(),
+    async next(match, from = 0) {
+      for (;;) {
+        for (const event of events.slice(from)) {
+          const data = JSON.parse(event.data) as Record<string, unknown>;
+          if (match(event, data)) return data;
+        }
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no such event; got ${events.map((e) => `${e.event} ${e.data}`).join('\n')}`)), 10_000);
+          const wake = () => {
+            clearTimeout(timer);
+            waiters.delete(wake);
+            resolve();
+          };
+          waiters.add(wake);
+        });
+      }
+    },
+  };
+}
+
+const ltc = (data: Record<string, unknown>) => (data.wallets as { currencyCode: string; available: string; pending: string }[]).find((w) => w.currencyCode === 'LTC')!;
+
+describe('the event stream', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => server.close());
+
+  it('says ready first, then a deposit seen, confirmed and credited, the balances as they move, and the notification', async () => {
+    const player = await registeredPlayer(server);
+    const stream = await openStream(server, player.token);
+    await stream.next((event) => event.event === 'ready');
+    expect(stream.events[0]!.event).toBe('ready');
+
+    const address = await depositAddress(server, player);
+    const txId = await chainTransfer(server, address, '0.5');
+    const seen = await stream.next((event, data) => event.event === 'deposit' && data.txId === txId);
+    expect(seen).toMatchObject({ amount: '0.5', confirmations: 0, requiredConfirmations: 6, status: 'pending', currencyCode: 'LTC' });
+    expect(ltc(await stream.next((event, data) => event.event === 'wallets' && ltc(data).pending === '0.5'))).toMatchObject({ available: '0' });
+
+    await server.call('devChainConfirm', { body: { txId, confirmations: 3 } });
+    await stream.next((event, data) => event.event === 'deposit' && data.confirmations === 3 && data.status === 'pending');
+    await server.call('devChainConfirm', { body: { txId, confirmations: 3 } });
+    await stream.next((event, data) => event.event === 'deposit' && data.status === 'credited');
+    await stream.next((event, data) => event.event === 'wallets' && ltc(data).available === '0.5' && ltc(data).pending === '0');
+    const notified = await stream.next((event) => event.event === 'notification');
+    expect(notified).toMatchObject({ unreadCount: 1, notification: { title: 'Deposit credited', read: false } });
+    expect((notified.notification as { message: string }).message).toContain('0.5 LTC');
+
+    for (const event of stream.events) expect(checkEvent(event), `${event.event} ${event.data}`).toBeNull();
+    stream.close();
+  });
+
+  it('says a withdrawal was requested, then failed, with the funds back and a notification; a deposit below the minimum too', async () => {
+    const player = await fundedPlayer(server, '1');
+    const stream = await openStream(server, player.token);
+    await stream.next((event) => event.event === 'ready');
+    const requested = await server.call('paymentWithdraw', { token: player.token, body: { amount: '0.1', address: PAYOUT_ADDRESS, currencyCode: 'LTC' } });
+    expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+    const spendRequestId = requested.body.data.spendRequestId as string;
+    const pending = await stream.next((event, data) => event.event === 'withdrawal' && data.spendRequestId === spendRequestId);
+    expect(pending).toMatchObject({ status: 'pending', amount: '0.1', fee: '0.000006', address: PAYOUT_ADDRESS });
+    await stream.next((event, data) => event.event === 'wallets' && ltc(data).available === '0.899994');
+
+    const activity = await server.call('paymentGetActivity', { token: player.token, query: { currencyCode: 'LTC' } });
+    expect(activity.status).toBe(200);
+    expect(activity.body.data.withdrawals).toEqual([pending]);
+
+    await server.call('devWithdrawalsSettle', { body: { spendRequestId, outcome: 'failed' } });
+    await stream.next((event, data) => event.event === 'withdrawal' && data.status === 'failed');
+    await stream.next((event, data) => event.event === 'wallets' && ltc(data).available === '1' && ltc(data).pending === '0');
+    const failed = await stream.next((event, data) => event.event === 'notification' && (data.notification as { title: string }).title === 'Withdrawal failed');
+    expect((failed.notification as { message: string }).message).toContain('0.100006 LTC');
+
+    const small = await chainTransfer(server, player.depositAddress, '0.00004');
+    await stream.next((event, data) => event.event === 'deposit' && data.txId === small && data.status === 'belowMinimum');
+    for (const event of stream.events) expect(checkEvent(event), `${event.event} ${event.data}`).toBeNull();
+    stream.close();
+  });
+
+  it("sends a player nothing of another player's money, and one wallets event for a change of several wallets", async () => {
+    const watcher = await registeredPlayer(server);
+    const stream = await openStream(server, watcher.token);
+    await stream.next((event) => event.event === 'ready');
+    await fundedPlayer(server, '0.2');
+    // The other player's deposit went through; the watcher's own next change arrives, and nothing before it.
+    await server.call('userSelectWallet', { token: watcher.token, body: { walletId: (await server.call('userGetWallets', { token: watcher.token })).body.data.wallets[1].id } });
+    await stream.next((event) => event.event === 'wallets');
+    expect(stream.events.map((event) => event.event)).toEqual(['ready', 'wallets']);
+    stream.close();
+  });
+
+  it('refuses a request without a valid token before any stream starts', async () => {
+    const none = await server.call('userEvents');
+    expect(none.status).toBe(401);
+    expect(checkResponse('userEvents', 401, 'application/json', none.body)).toBeNull();
+    const bad = await server.call('userEvents', { token: 'not-a-token' });
+    expect(bad.status).toBe(401);
+  });
+
+  it('ends the open streams when the server stops, without holding it', async () => {
+    const own = await startTestServer();
+    await own.app.listen({ port: 0, host: '127.0.0.1' });
+    const player = await registeredPlayer(own);
+    const stream = await openStream(own, player.token);
+    await stream.next((event) => event.event === 'ready');
+    await own.close();
+    await stream.ended;
+  });
+});
+
+describe('two server instances on one database', () => {
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    const db = await createTestDb();
+    first = await startTestServer({}, { db });
+    second = await startTestServer({}, { db: await secondConnection(db) });
+    await first.app.listen({ port: 0, host: '127.0.0.1' });
+    await second.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await second.close();
+    await second.db.close();
+    await first.close();
+    await first.db.close();
+  });
+
+  it("delivers a deposit confirmed through one to the player's stream held by the other", async () => {
+    const player: Player = await registeredPlayer(first);
+    const stream = await openStream(second, player.token);
+    await stream.next((event) => event.event === 'ready');
+    const address = await depositAddress(first, player);
+    const txId = await chainTransfer(first, address, '0.5');
+    const confirmed = await first.call('devChainConfirm', { body: { txId, confirmations: 6 } });
+    expect(confirmed.body.data.transfer.settled).toBe(true);
+    await stream.next((event, data) => event.event === 'deposit' && data.txId === txId && data.status === 'credited');
+    await stream.next((event, data) => event.event === 'wallets' && ltc(data).available === '0.5');
+    stream.close();
+  });
+});
