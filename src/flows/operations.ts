@@ -15,7 +15,7 @@ export interface Operation {
   note?: string;
 }
 
-export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents', Operation> = {
+export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents' | 'copyText', Operation> = {
   restoreSession: { label: 'GET /user/get-user', api: true, note: 'only when a token was saved; none saved answers at once' },
   fetchProfile: { label: 'GET /user/get-user', api: true },
   logout: { label: 'POST /user/logout', api: true },
@@ -33,7 +33,11 @@ export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents', 
   markNotificationsRead: { label: 'POST /common/user-notification/read', api: true },
   loadWallets: { label: 'GET /user/get-wallets', api: true },
   selectWallet: { label: 'POST /user/select/wallet', api: true },
+  loadPaymentProviders: { label: 'GET /payment', api: true },
+  loadPaymentActivity: { label: 'GET /payment/activity', api: true },
+  requestDepositAddress: { label: 'POST /payment/coin-payments/deposit', api: true },
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
+  copyText: { label: 'Clipboard', api: false, note: "the browser's clipboard, no casino API call" },
   liveEvents: {
     label: 'GET /user/events (event stream)',
     api: false,

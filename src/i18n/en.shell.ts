@@ -121,6 +121,7 @@ export const enShell = {
     inactive: 'User Account Inactivated By Admin',
     emailVerified: 'Your email has been verified.',
     walletSelected: 'Wallet selected.',
+    depositCredited: 'Deposit credited to your wallet.',
     withdrawRequested: 'Withdrawal requested. It will be processed shortly.',
     addressAdded: 'Address added.',
     addressUpdated: 'Address updated.',

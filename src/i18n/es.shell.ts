@@ -113,6 +113,7 @@ export const esShell: ShellDictionary = {
     inactive: 'Cuenta de usuario desactivada por el administrador',
     emailVerified: 'Tu correo electrónico ha sido verificado.',
     walletSelected: 'Billetera seleccionada.',
+    depositCredited: 'Depósito acreditado en tu billetera.',
     withdrawRequested: 'Retiro solicitado. Se procesará en breve.',
     addressAdded: 'Dirección añadida.',
     addressUpdated: 'Dirección actualizada.',

@@ -113,6 +113,7 @@ export const ptShell: ShellDictionary = {
     inactive: 'Conta de utilizador desativada pelo administrador',
     emailVerified: 'O seu e-mail foi verificado.',
     walletSelected: 'Carteira selecionada.',
+    depositCredited: 'Depósito creditado na sua carteira.',
     withdrawRequested: 'Retirada solicitada. Será processada em breve.',
     addressAdded: 'Endereço adicionado.',
     addressUpdated: 'Endereço atualizado.',

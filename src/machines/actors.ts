@@ -12,6 +12,7 @@ import type { Country, SignupRequest } from './register.machine.ts';
 import type { ResetPasswordRequest } from './resetPassword.machine.ts';
 import type { MarkNotificationsReadRequest, NotificationsPage, NotificationsRequest } from './notifications.machine.ts';
 import type { Wallet } from './live.ts';
+import type { DepositAddress, DepositRequest, PaymentActivity, PaymentProvider } from './deposit.machine.ts';
 
 /*
  * The real implementations of the machines' API actors, one per actor name, each one call of the typed
@@ -133,6 +134,18 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     selectWallet: fromPromise<Wallet[], { walletId: number }>(async ({ input, signal }) => {
       const answer = await settle(client.POST('/user/select/wallet', { body: input, signal }));
       return answer.data.wallets;
+    }),
+    loadPaymentProviders: fromPromise<PaymentProvider[]>(async ({ signal }) => {
+      const answer = await settle(client.GET('/payment', { signal }));
+      return answer.data.paymentProviders;
+    }),
+    loadPaymentActivity: fromPromise<PaymentActivity, { currencyCode: string }>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/payment/activity', { params: { query: { currencyCode: input.currencyCode } }, signal }));
+      return answer.data;
+    }),
+    requestDepositAddress: fromPromise<DepositAddress, DepositRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/payment/coin-payments/deposit', { body: input, signal }));
+      return answer.data;
     }),
   };
 }

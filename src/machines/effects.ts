@@ -22,6 +22,7 @@ export const NOTICE_MESSAGES = [
   'messages.passwordReset',
   'messages.sessionExpired',
   'messages.inactive',
+  'messages.depositCredited',
 ] as const;
 export type NoticeMessage = (typeof NOTICE_MESSAGES)[number];
 

@@ -10,6 +10,7 @@ import { socialSignInMachine } from './socialSignIn.machine.ts';
 import { resetPasswordMachine } from './resetPassword.machine.ts';
 import { verifyEmailMachine } from './verifyEmail.machine.ts';
 import { walletsMachine } from './wallets.machine.ts';
+import { depositMachine } from './deposit.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
 export const machines = {
@@ -25,6 +26,7 @@ export const machines = {
   notifications: notificationsMachine,
   unreadNotifications: unreadNotificationsMachine,
   wallets: walletsMachine,
+  deposit: depositMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

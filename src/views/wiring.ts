@@ -27,6 +27,7 @@ import type { FacebookLoginRequest, socialSignInMachine } from '../machines/soci
 import type { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
 import type { verifyEmailMachine } from '../machines/verifyEmail.machine.ts';
 import type { walletsMachine } from '../machines/wallets.machine.ts';
+import type { depositMachine } from '../machines/deposit.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 
@@ -119,6 +120,8 @@ export interface Outside {
   inspect?: (event: InspectionEvent) => void;
   /** The session's live updates (GET /user/events), for the machines' `liveEvents` actor. */
   live: LiveSource;
+  /** Puts text on the clipboard; rejects when the browser refuses. */
+  copyText(text: string): Promise<void>;
 }
 
 /** Where live events come from: the session's stream in the browser, a fake that sends what a test says. */
@@ -147,6 +150,7 @@ interface FlowMachines {
   unreadNotifications: typeof unreadNotificationsMachine;
   page: typeof pageMachine;
   wallets: typeof walletsMachine;
+  deposit: typeof depositMachine;
 }
 export type FlowName = keyof FlowMachines;
 type FlowMachine = FlowMachines[FlowName];
@@ -225,6 +229,16 @@ function createFlows(
     page: { actors: { loadPages: actors.loadPages } },
     wallets: {
       actors: { loadWallets: actors.loadWallets, selectWallet: actors.selectWallet, liveEvents },
+      actions: { notify: notifyAction },
+    },
+    deposit: {
+      actors: {
+        loadPaymentProviders: actors.loadPaymentProviders,
+        loadPaymentActivity: actors.loadPaymentActivity,
+        requestDepositAddress: actors.requestDepositAddress,
+        copyText: fromPromise<void, { text: string }>(({ input }) => outside.copyText(input.text)),
+        liveEvents,
+      },
       actions: { notify: notifyAction },
     },
   };
@@ -332,6 +346,7 @@ export function createBrowserWiring(): Wiring {
     address: () => ({ path: window.location.pathname, search: window.location.search }),
     resetFlows: () => window.dispatchEvent(new Event(RESET_FLOWS_EVENT)),
     live,
+    copyText: (text) => navigator.clipboard.writeText(text),
     showLanguage: (language) => {
       document.documentElement.lang = language;
     },

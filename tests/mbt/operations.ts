@@ -74,6 +74,9 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
   markNotificationsRead: { request: (body) => ({ body }), response: () => success },
   loadWallets: { request: none, response: (wallets) => ({ data: { wallets }, errors: [] }) },
   selectWallet: { request: (body) => ({ body }), response: (wallets) => ({ data: { wallets }, errors: [] }) },
+  loadPaymentProviders: { request: none, response: (paymentProviders) => ({ data: { paymentProviders }, errors: [] }) },
+  loadPaymentActivity: { request: (input) => ({ query: { currencyCode: input.currencyCode } }), response: (activity) => ({ data: activity, errors: [] }) },
+  requestDepositAddress: { request: (body) => ({ body }), response: (address) => ({ data: address, errors: [] }) },
 };
 
 export interface ApiOperation {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isSubscription } from '../../../src/machines/live.ts';
+import { operationOf } from '../../../src/flows/operations.ts';
 import { createActor, toPromise, type AnyActorLogic } from 'xstate';
 import { createApiClient } from '../../../src/api/client.ts';
 import { createApiActors, failureFromAnswer } from '../../../src/machines/actors.ts';
@@ -226,10 +227,11 @@ describe('createApiActors: fits the machines', () => {
       machines.notifications.provide({ actors }),
       machines.unreadNotifications.provide({ actors }),
       machines.wallets.provide({ actors }),
+      machines.deposit.provide({ actors }),
     ];
     for (const machine of provided) {
-      // Subscriptions (the live updates) are the app's, not the API client's.
-      const named = Object.keys(machine.implementations.actors).filter((name) => !isSubscription(name));
+      // Subscriptions (the live updates) and the browser's own effects (the clipboard) are the app's, not the API client's.
+      const named = Object.keys(machine.implementations.actors).filter((name) => !isSubscription(name) && operationOf(name)?.api !== false);
       for (const name of named) expect(actors).toHaveProperty(name);
     }
   });

@@ -22,6 +22,7 @@ describe('machines index', () => {
         'unreadNotifications',
         'verifyEmail',
         'wallets',
+        'deposit',
       ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);

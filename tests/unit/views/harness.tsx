@@ -51,6 +51,9 @@ function failingActors(): ApiActors {
     markNotificationsRead: unexpected(),
     loadWallets: unexpected(),
     selectWallet: unexpected(),
+    loadPaymentProviders: unexpected(),
+    loadPaymentActivity: unexpected(),
+    requestDepositAddress: unexpected(),
   };
 }
 
@@ -117,6 +120,8 @@ export interface HarnessOptions {
   app?: AppOptions;
   /** The live events the flows receive (default: none ever come). */
   live?: LiveSource;
+  /** The clipboard (default: refused). */
+  copyText?: Outside['copyText'];
 }
 
 /** Local storage in memory, one per rendered view. */
@@ -206,6 +211,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     resetFlows: () => undefined,
     showLanguage: () => undefined,
     live: options.live ?? { subscribe: () => () => undefined },
+    copyText: options.copyText ?? (() => Promise.reject(new Error('no clipboard in this test'))),
     inspect: (event) => {
       if (appActor === null && event.type === '@xstate.actor') appActor = event.actorRef;
       inspect(event);

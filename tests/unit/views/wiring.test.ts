@@ -50,6 +50,9 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
       markNotificationsRead: noAnswer(),
       loadWallets: noAnswer(),
       selectWallet: noAnswer(),
+      loadPaymentProviders: noAnswer(),
+      loadPaymentActivity: noAnswer(),
+      requestDepositAddress: noAnswer(),
       ...options.actors,
     },
     social: {
@@ -70,6 +73,7 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
     showLanguage: () => undefined,
     inspect: () => undefined,
     live: { subscribe: () => () => undefined },
+    copyText: () => Promise.resolve(),
   };
   const wiring = createWiring(outside);
   return { wiring, storage, notices, navigations, facebookCalls };
