@@ -13,6 +13,8 @@ import type { ResetPasswordRequest } from './resetPassword.machine.ts';
 import type { MarkNotificationsReadRequest, NotificationsPage, NotificationsRequest } from './notifications.machine.ts';
 import type { Wallet } from './live.ts';
 import type { DepositAddress, DepositRequest, PaymentActivity, PaymentProvider } from './deposit.machine.ts';
+import type { WithdrawAnswer, WithdrawRequest } from './withdraw.machine.ts';
+import type { TransactionsPage, TransactionsRequest } from './transactions.machine.ts';
 
 /*
  * The real implementations of the machines' API actors, one per actor name, each one call of the typed
@@ -145,6 +147,21 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     }),
     requestDepositAddress: fromPromise<DepositAddress, DepositRequest>(async ({ input, signal }) => {
       const answer = await settle(client.POST('/payment/coin-payments/deposit', { body: input, signal }));
+      return answer.data;
+    }),
+    loadTransactions: fromPromise<TransactionsPage, TransactionsRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/user/get-transactions', { params: { query: input }, signal }));
+      return { rows: answer.data.transactions.rows, count: answer.data.transactions.count };
+    }),
+    requestWithdrawal: fromPromise<WithdrawAnswer, WithdrawRequest>(async ({ input, signal }) => {
+      const { idempotencyKey, ...body } = input;
+      const answer = await settle(
+        client.POST('/payment/coin-payments/withdraw', { body, params: { header: { 'Idempotency-Key': idempotencyKey } }, signal }),
+      );
+      // SPEC §3: success is signalled by spendRequestId; an answer without one is not a success (SPEC §8).
+      if (typeof answer.data?.spendRequestId !== 'string' || answer.data.spendRequestId === '') {
+        throw new ApiFailure(500, 'INTERNAL_SERVER_ERROR');
+      }
       return answer.data;
     }),
   };

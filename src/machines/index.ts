@@ -11,6 +11,8 @@ import { resetPasswordMachine } from './resetPassword.machine.ts';
 import { verifyEmailMachine } from './verifyEmail.machine.ts';
 import { walletsMachine } from './wallets.machine.ts';
 import { depositMachine } from './deposit.machine.ts';
+import { withdrawMachine } from './withdraw.machine.ts';
+import { transactionsMachine } from './transactions.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
 export const machines = {
@@ -27,6 +29,8 @@ export const machines = {
   unreadNotifications: unreadNotificationsMachine,
   wallets: walletsMachine,
   deposit: depositMachine,
+  withdraw: withdrawMachine,
+  transactions: transactionsMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

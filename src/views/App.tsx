@@ -20,7 +20,7 @@ const Screens = withScreensDictionary(() => import('./screens/Screens.tsx'));
 const GamesScreen = lazy(() => Screens().then((m) => ({ default: m.GamesScreen })));
 const SearchScreen = lazy(() => Screens().then((m) => ({ default: m.SearchScreen })));
 const BonusScreen = lazy(() => Screens().then((m) => ({ default: m.BonusScreen })));
-const WalletScreen = lazy(() => Screens().then((m) => ({ default: m.WalletScreen })));
+const WalletRedirect = lazy(() => Screens().then((m) => ({ default: m.WalletRedirect })));
 const BetHistoryScreen = lazy(() => Screens().then((m) => ({ default: m.BetHistoryScreen })));
 const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScreen })));
 const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m.ResponsibleGamblingScreen })));
@@ -76,16 +76,16 @@ function Routes() {
           <BonusScreen />
         </Route>
         <Route path="/wallet">
-          <WalletScreen tab="deposit" />
+          <WalletRedirect tab="deposit" />
         </Route>
         <Route path="/wallet/deposit">
-          <WalletScreen tab="deposit" />
+          <WalletRedirect tab="deposit" />
         </Route>
         <Route path="/wallet/withdraw">
-          <WalletScreen tab="withdraw" />
+          <WalletRedirect tab="withdraw" />
         </Route>
         <Route path="/wallet/transactions">
-          <WalletScreen tab="transactions" />
+          <WalletRedirect tab="transactions" />
         </Route>
         <Route path="/bet-history">
           <BetHistoryScreen />

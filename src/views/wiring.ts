@@ -28,6 +28,8 @@ import type { unreadNotificationsMachine } from '../machines/unreadNotifications
 import type { verifyEmailMachine } from '../machines/verifyEmail.machine.ts';
 import type { walletsMachine } from '../machines/wallets.machine.ts';
 import type { depositMachine } from '../machines/deposit.machine.ts';
+import type { withdrawMachine } from '../machines/withdraw.machine.ts';
+import type { transactionsMachine } from '../machines/transactions.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 
@@ -151,6 +153,8 @@ interface FlowMachines {
   page: typeof pageMachine;
   wallets: typeof walletsMachine;
   deposit: typeof depositMachine;
+  withdraw: typeof withdrawMachine;
+  transactions: typeof transactionsMachine;
 }
 export type FlowName = keyof FlowMachines;
 type FlowMachine = FlowMachines[FlowName];
@@ -241,6 +245,15 @@ function createFlows(
       },
       actions: { notify: notifyAction },
     },
+    withdraw: {
+      actors: {
+        loadPaymentProviders: actors.loadPaymentProviders,
+        loadPaymentActivity: actors.loadPaymentActivity,
+        requestWithdrawal: actors.requestWithdrawal,
+        liveEvents,
+      },
+    },
+    transactions: { actors: { loadTransactions: actors.loadTransactions, liveEvents } },
   };
 }
 

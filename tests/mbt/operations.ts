@@ -77,6 +77,11 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
   loadPaymentProviders: { request: none, response: (paymentProviders) => ({ data: { paymentProviders }, errors: [] }) },
   loadPaymentActivity: { request: (input) => ({ query: { currencyCode: input.currencyCode } }), response: (activity) => ({ data: activity, errors: [] }) },
   requestDepositAddress: { request: (body) => ({ body }), response: (address) => ({ data: address, errors: [] }) },
+  loadTransactions: {
+    request: (query) => ({ query: { ...query } }),
+    response: (page) => ({ data: { transactions: { rows: page.rows, count: page.count } }, errors: [] }),
+  },
+  requestWithdrawal: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (answer) => ({ data: answer, errors: [] }) },
 };
 
 export interface ApiOperation {

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
 import { useWiring } from '../wiring.ts';
+import { isWalletTab } from '../wallet/tabs.ts';
 
 const LoginDialog = lazy(() => import('./LoginDialog.tsx'));
 const RegisterDialog = lazy(() => import('./RegisterDialog.tsx'));
@@ -9,6 +10,8 @@ const ForgotPasswordDialog = lazy(() => import('./ForgotPasswordDialog.tsx'));
 const ResetPasswordDialog = lazy(() => import('./ResetPasswordDialog.tsx'));
 const EmailVerifiedDialog = lazy(() => import('./EmailVerifiedDialog.tsx'));
 const NotificationsDialog = lazy(() => import('./NotificationsDialog.tsx'));
+const WalletDialog = lazy(() => import('../wallet/WalletDialog.tsx'));
+const LoginFirstDialog = lazy(() => import('./LoginFirstDialog.tsx'));
 
 export type DialogName = 'login' | 'register' | 'forgot-password' | 'notifications';
 
@@ -55,6 +58,25 @@ export default function DialogHost({ verifyToken, onVerifyClosed }: { verifyToke
     // Player only: a visitor logs in first, here, and then sees the notifications the link asked for.
     if (session === 'player') content = <NotificationsDialog onClose={close} />;
     else if (session === 'visitor') content = <LoginDialog onClose={closeUnlessLoggedIn} switchTo={switchTo} />;
+  } else if (params.get('wallet') === 'open') {
+    // DESIGN.md: the wallet is a dialog of the address (?wallet=open&tab=deposit|withdraw|transactions).
+    const requested = params.get('tab');
+    const tab = isWalletTab(requested) ? requested : 'deposit';
+    const closeWallet = () => {
+      const rest = new URLSearchParams(params);
+      rest.delete('wallet');
+      rest.delete('tab');
+      const query = rest.toString();
+      navigate(query ? `${location}?${query}` : location);
+    };
+    const showTab = (name: string) => {
+      const next = new URLSearchParams(params);
+      next.set('tab', name);
+      navigate(`${location}?${next.toString()}`, { replace: true });
+    };
+    // SPEC §6: the wallet needs a player ("Please login first"); logged in, the wallet shows.
+    if (session === 'player') content = <WalletDialog tab={tab} onTab={showTab} onClose={closeWallet} />;
+    else if (session === 'visitor') content = <LoginFirstDialog title="wallet.title" onClose={closeWallet} onLogin={() => switchTo('login')} />;
   }
   return <Suspense fallback={null}>{content}</Suspense>;
 }

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import { Link, useSearch } from 'wouter';
 import { styled } from 'goober';
@@ -8,6 +9,7 @@ import { PlayerOnly } from '../PlayerOnly.tsx';
 import { EmptyState, Screen, Tabs } from '../components/Screen.tsx';
 import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
 import { theme } from '../theme.ts';
+import type { WalletTab } from '../wallet/tabs.ts';
 
 /*
  * The screens whose flows arrive with later work: each has its real layout and its empty state now, so
@@ -60,25 +62,11 @@ export function BonusScreen() {
   );
 }
 
-const WALLET_TABS = ['deposit', 'withdraw', 'transactions'] as const;
-export type WalletTab = (typeof WALLET_TABS)[number];
-
-export function WalletScreen({ tab }: { tab: WalletTab }) {
-  const { t } = useT();
-  return (
-    <PlayerOnly title={t('wallet.title')}>
-      <Screen title={t('wallet.title')}>
-        <Tabs aria-label={t('wallet.title')}>
-          {WALLET_TABS.map((name) => (
-            <Link key={name} href={`/wallet/${name}`} aria-current={tab === name ? 'page' : undefined}>
-              {t(`wallet.tabs.${name}`)}
-            </Link>
-          ))}
-        </Tabs>
-        <EmptyState>{t('states.empty')}</EmptyState>
-      </Screen>
-    </PlayerOnly>
-  );
+/** The wallet's old addresses (/wallet/deposit, ...): the wallet is a dialog over the lobby now (DESIGN.md). */
+export function WalletRedirect({ tab }: { tab: WalletTab }) {
+  const { navigate } = useWiring();
+  useEffect(() => navigate(`/?wallet=open&tab=${tab}`, { replace: true }), [navigate, tab]);
+  return null;
 }
 
 /** A settled round as the bet history lists it (GET /casino/get-transactions; the flow arrives with the games). */

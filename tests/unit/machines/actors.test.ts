@@ -228,6 +228,8 @@ describe('createApiActors: fits the machines', () => {
       machines.unreadNotifications.provide({ actors }),
       machines.wallets.provide({ actors }),
       machines.deposit.provide({ actors }),
+      machines.withdraw.provide({ actors }),
+      machines.transactions.provide({ actors }),
     ];
     for (const machine of provided) {
       // Subscriptions (the live updates) and the browser's own effects (the clipboard) are the app's, not the API client's.

@@ -23,6 +23,8 @@ describe('machines index', () => {
         'verifyEmail',
         'wallets',
         'deposit',
+        'withdraw',
+        'transactions',
       ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);

@@ -54,6 +54,8 @@ function failingActors(): ApiActors {
     loadPaymentProviders: unexpected(),
     loadPaymentActivity: unexpected(),
     requestDepositAddress: unexpected(),
+    requestWithdrawal: unexpected(),
+    loadTransactions: unexpected(),
   };
 }
 

@@ -53,6 +53,8 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
       loadPaymentProviders: noAnswer(),
       loadPaymentActivity: noAnswer(),
       requestDepositAddress: noAnswer(),
+      requestWithdrawal: noAnswer(),
+      loadTransactions: noAnswer(),
       ...options.actors,
     },
     social: {

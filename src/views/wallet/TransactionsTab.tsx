@@ -1,0 +1,170 @@
+import { useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { styled } from 'goober';
+import { errorMessageKey } from '../../api/errors.ts';
+import { formatAmount, formatDate } from '../../format.ts';
+import {
+  hasMoreTransactions,
+  TRANSACTION_TYPES,
+  transactionsMachine,
+  type Transaction,
+  type TransactionFilter,
+  type TransactionType,
+} from '../../machines/transactions.machine.ts';
+import { Button, FormError, SelectField, TextField } from '../components/Form.tsx';
+import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
+import { useT } from '../i18n-context.ts';
+import { theme } from '../theme.ts';
+import { useFlow, useWiring } from '../wiring.ts';
+
+/*
+ * The wallet's Transactions tab (src/machines/transactions.machine.ts): filters by type and days, the
+ * list (a table on a desktop, cards on a phone), "Load more".
+ */
+
+const Filters = styled('div')`
+  display: grid;
+  grid-template-columns: 1fr;
+  gap: ${theme.space(3)};
+  margin-bottom: ${theme.space(4)};
+  ${theme.breakpoint.tablet} {
+    grid-template-columns: repeat(3, 1fr);
+    align-items: start;
+  }
+`;
+
+const Muted = styled('p')`
+  margin: 0;
+  color: ${theme.color.textMuted};
+`;
+
+const Footer = styled('div')`
+  display: flex;
+  justify-content: center;
+  margin-top: ${theme.space(4)};
+`;
+
+const Status = styled('span')`
+  &[data-status='completed'] {
+    color: ${theme.color.success};
+  }
+  &[data-status='failed'],
+  &[data-status='cancelled'] {
+    color: ${theme.color.danger};
+  }
+`;
+
+export default function TransactionsTab({ currencyCode }: { currencyCode: string }) {
+  const { t, language } = useT();
+  const { navigate } = useWiring();
+  const actor = useFlow(transactionsMachine, { currencyCode });
+  const state = useSelector(actor, (s) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : s.matches('empty') ? 'empty' : 'shown'));
+  const more = useSelector(actor, (s) => (s.matches({ shown: 'loadingMore' }) ? 'loading' : s.matches({ shown: 'moreFailed' }) ? 'failed' : 'idle'));
+  const filter = useSelector(actor, (s) => s.context.filter);
+  const filterError = useSelector(actor, (s) => s.context.filterError);
+  const rows = useSelector(actor, (s) => s.context.rows);
+  const count = useSelector(actor, (s) => s.context.count);
+  const errorCode = useSelector(actor, (s) => s.context.errorCode);
+  // The days as typed: a date input reports a day only once it is whole.
+  const [draft, setDraft] = useState(filter);
+  const apply = (next: TransactionFilter) => {
+    setDraft(next);
+    actor.send({ type: 'FILTER', filter: next });
+  };
+  const filtered = filter.type !== null || filter.from !== '' || filter.to !== '';
+
+  const columns: Column<Transaction>[] = [
+    { header: t('wallet.transactions.date'), cell: (row) => <time dateTime={row.createdAt}>{formatDate(row.createdAt, language, 'datetime')}</time> },
+    { header: t('wallet.transactions.type'), cell: (row) => t(`wallet.transactions.actions.${row.actionType}`) },
+    { header: t('wallet.transactions.amount'), cell: (row) => formatAmount(row.amount, row.currencyCode, language), numeric: true },
+    {
+      header: t('wallet.transactions.status'),
+      cell: (row) => <Status data-status={row.status}>{t(`wallet.transactions.statuses.${row.status}`)}</Status>,
+    },
+    { header: t('wallet.transactions.beforeBalance'), cell: (row) => formatAmount(row.beforeBalance, row.currencyCode, language), numeric: true },
+    { header: t('wallet.transactions.afterBalance'), cell: (row) => formatAmount(row.afterBalance, row.currencyCode, language), numeric: true },
+    { header: t('wallet.transactions.transactionId'), cell: (row) => <code>{row.transactionId}</code> },
+  ];
+
+  let body;
+  if (state === 'loading') {
+    body = (
+      <Muted role="status" aria-busy="true">
+        {t('states.loading')}
+      </Muted>
+    );
+  } else if (state === 'failed') {
+    body = (
+      <div>
+        <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
+        <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
+  } else {
+    body = (
+      <section aria-label={t('wallet.transactions.list')}>
+        <ResponsiveTable
+          columns={columns}
+          rows={rows}
+          rowKey={(row) => row.transactionId}
+          empty={
+            filtered ? (
+              t('wallet.transactions.emptyFiltered')
+            ) : (
+              <>
+                <p>{t('wallet.transactions.empty')}</p>
+                <Button type="button" onClick={() => navigate(`${window.location.pathname}?wallet=open&tab=deposit`, { replace: true })}>
+                  {t('wallet.transactions.emptyHint')}
+                </Button>
+              </>
+            )
+          }
+        />
+        {more === 'failed' ? (
+          <div>
+            <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
+            <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
+              {t('common.retry')}
+            </Button>
+          </div>
+        ) : hasMoreTransactions({ rows, count }) ? (
+          <Footer>
+            <Button type="button" variant="secondary" aria-busy={more === 'loading'} onClick={() => more === 'idle' && actor.send({ type: 'LOAD_MORE' })}>
+              {more === 'loading' ? t('states.loading') : t('common.loadMore')}
+            </Button>
+          </Footer>
+        ) : null}
+      </section>
+    );
+  }
+
+  return (
+    <div>
+      <Filters>
+        <SelectField
+          label={t('wallet.transactions.type')}
+          value={filter.type ?? ''}
+          onChange={(event) => apply({ ...draft, type: event.target.value === '' ? null : (event.target.value as TransactionType) })}
+        >
+          <option value="">{t('wallet.transactions.allTypes')}</option>
+          {TRANSACTION_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {t(`wallet.transactions.types.${type}`)}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label={t('wallet.transactions.from')} type="date" value={draft.from} onChange={(event) => apply({ ...draft, from: event.target.value })} />
+        <TextField
+          label={t('wallet.transactions.to')}
+          type="date"
+          value={draft.to}
+          onChange={(event) => apply({ ...draft, to: event.target.value })}
+          errors={filterError ? [t('wallet.transactions.dateRange')] : []}
+        />
+      </Filters>
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+// @vitest-environment happy-dom
+import { screen, within } from '@testing-library/react';
+import { expect, vi } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
+import { errorMessageKey, ruleMessageKey } from '../../src/api/errors.ts';
+import { formatAmount } from '../../src/format.ts';
+import { withdrawFixtures } from '../../src/flows/fixtures/withdraw.ts';
+import { selectedProvider, totalTaken, type withdrawMachine } from '../../src/machines/withdraw.machine.ts';
+import WithdrawTab from '../../src/views/wallet/WithdrawTab.tsx';
+import { renderWithServices } from '../unit/views/harness.tsx';
+import { changesAValue, fillsInOrder } from './filters.ts';
+import { describeModel, type View } from './run.tsx';
+import { setField } from './see.tsx';
+
+vi.mock('@xstate/react', async (original) => (await import('./instrument.ts')).instrumented(await original()));
+
+type WithdrawView = View<typeof withdrawMachine>;
+type WithdrawSnapshot = SnapshotFrom<typeof withdrawMachine>;
+
+/*
+ * The wallet's Withdraw tab: the form with its rules, minimum and fee; the confirmation with the total;
+ * the request sent with the confirmation's Idempotency-Key (and the same key when sent again after no
+ * answer); the pending request until the live updates say how it ended.
+ */
+
+const money = (view: WithdrawView, amount: string) => formatAmount(amount, 'LTC', view.language);
+
+function buttonNamed(name: string): HTMLButtonElement | null {
+  return (screen.queryAllByRole('button').find((button) => button.textContent === name) as HTMLButtonElement | undefined) ?? null;
+}
+
+/** The summary list (confirmation or pending request) as label → value pairs. */
+function summary(name: string): [string, string][] {
+  const list = screen.getByLabelText(name);
+  const terms = [...list.querySelectorAll('dt')].map((term) => term.textContent ?? '');
+  const values = [...list.querySelectorAll('dd')].map((value) => value.textContent ?? '');
+  return terms.map((term, index) => [term, values[index] ?? '']);
+}
+
+function seeForm(view: WithdrawView, snapshot: WithdrawSnapshot) {
+  const { context } = snapshot;
+  for (const [field, key] of [
+    ['amount', 'wallet.withdraw.amount'],
+    ['address', 'wallet.withdraw.address'],
+  ] as const) {
+    expect((screen.getByLabelText(view.t(key)) as HTMLInputElement).value).toBe(context.values[field]);
+    for (const code of context.fieldErrors[field] ?? []) expect(screen.getAllByText(view.t(ruleMessageKey(code)!)).length).toBeGreaterThan(0);
+  }
+  const provider = selectedProvider(context)!;
+  expect(screen.getByText(`${view.t('wallet.withdraw.minimum', { amount: money(view, provider.minWithdraw) })} · ${view.t('wallet.withdraw.fee', { amount: money(view, provider.withdrawFee) })}`.replace(/\s+/g, ' '))).toBeTruthy();
+  expect(screen.queryByLabelText(view.t('wallet.paymentProvider')) !== null).toBe(context.providers.length > 1);
+  // The form's own message (the fields' lists are alerts too).
+  const alert = screen.queryAllByRole('alert').find((element) => element.tagName === 'P');
+  if (context.errorCode) expect(alert?.textContent).toBe(view.t(errorMessageKey(context.errorCode, 'default')));
+  else expect(alert).toBeUndefined();
+  const news = screen.queryByRole('status');
+  if (context.settled) {
+    const amount = money(view, context.settled.amount);
+    expect(news?.textContent).toBe(
+      context.settled.status === 'completed'
+        ? view.t('wallet.withdraw.sent', { amount })
+        : view.t('wallet.withdraw.failed', { amount, total: money(view, totalTaken(context.settled.amount, context.settled.fee)!) }),
+    );
+  } else expect(news).toBeNull();
+  expect(buttonNamed(view.t('wallet.withdraw.submit'))).not.toBeNull();
+}
+
+function seeConfirmation(view: WithdrawView, snapshot: WithdrawSnapshot, mode: 'ready' | 'busy' | 'unanswered') {
+  const { context } = snapshot;
+  const fee = selectedProvider(context)!.withdrawFee;
+  expect(summary(view.t('wallet.withdraw.review'))).toEqual([
+    [view.t('wallet.withdraw.amount'), money(view, context.values.amount)],
+    [view.t('wallet.withdraw.feeLabel'), money(view, fee)],
+    [view.t('wallet.withdraw.totalLabel'), money(view, totalTaken(context.values.amount, fee)!)],
+    [view.t('wallet.withdraw.address'), context.values.address.trim()],
+  ]);
+  if (mode === 'unanswered') {
+    expect(screen.getByRole('alert').textContent).toBe(view.t('wallet.withdraw.unanswered'));
+    expect(buttonNamed(view.t('wallet.withdraw.sendAgain'))).not.toBeNull();
+  } else {
+    const confirm = buttonNamed(mode === 'busy' ? view.t('common.submitting') : view.t('wallet.withdraw.confirm'))!;
+    expect(confirm.disabled).toBe(mode === 'busy');
+    expect(screen.queryByRole('alert')).toBeNull();
+  }
+  expect(screen.queryByLabelText(view.t('wallet.withdraw.amount'))).toBeNull();
+}
+
+describeModel('withdraw', {
+  fixtures: withdrawFixtures,
+  filterEvents: (snapshot, event) => {
+    const context = snapshot.context as WithdrawSnapshot['context'];
+    if (!changesAValue(snapshot, event) || !fillsInOrder(withdrawFixtures.events['FIELD.CHANGE'])(snapshot, event)) return false;
+    // The provider is picked before typing, and a settlement comes once.
+    if (event.type === 'PROVIDER') return context.providers.length > 1 && context.providerId !== 2 && context.values.amount === '';
+    if (event.type === 'FIELD.CHANGE') return context.settled === null || context.values.amount === '';
+    return true;
+  },
+  render: (view) => renderWithServices(<WithdrawTab currencyCode="LTC" />, { actors: view.actors, live: view.live }),
+  events: {
+    'FIELD.CHANGE': (view, event) => setField(view.user, view.t(event.field === 'amount' ? 'wallet.withdraw.amount' : 'wallet.withdraw.address'), event.value),
+    PROVIDER: (view, event) => view.user.selectOptions(screen.getByLabelText(view.t('wallet.paymentProvider')), String(event.providerId)),
+    SUBMIT: (view) => view.user.click(buttonNamed(view.t('wallet.withdraw.submit'))!),
+    BACK: (view) => view.user.click(buttonNamed(view.t('wallet.withdraw.back'))!),
+    CONFIRM: async (view, event) => {
+      // The key the confirmation makes is the one the fixture names.
+      const key = vi.spyOn(crypto, 'randomUUID').mockReturnValue(event.idempotencyKey as `${string}-${string}-${string}-${string}-${string}`);
+      await view.user.click(buttonNamed(view.t('wallet.withdraw.confirm'))!);
+      key.mockRestore();
+    },
+    RETRY: (view) => view.user.click((buttonNamed(view.t('common.retry')) ?? buttonNamed(view.t('wallet.withdraw.sendAgain')))!),
+    'LIVE.WITHDRAWAL': (view, event) => view.live.send(event),
+    'LIVE.RECONNECTED': (view, event) => view.live.send(event),
+  },
+  states: {
+    loading: () => expect(screen.getByRole('status').getAttribute('aria-busy')).toBe('true'),
+    checking: (view) => expect(screen.getByRole('status').textContent).toBe(view.t('states.loading')),
+    failed: (view, snapshot) => {
+      expect(screen.getByRole('alert').textContent).toBe(view.t(errorMessageKey(snapshot.context.errorCode, 'default')));
+      expect(buttonNamed(view.t('common.retry'))).not.toBeNull();
+    },
+    editing: seeForm,
+    confirming: (view, snapshot) => seeConfirmation(view, snapshot, 'ready'),
+    submitting: (view, snapshot) => {
+      seeConfirmation(view, snapshot, 'busy');
+      // The request carries the key of its confirmation, the same on a second sending.
+      const sent = view.steps.filter((step) => step.event.type === 'CONFIRM').at(-1)!.event as { idempotencyKey?: string };
+      expect(snapshot.context.idempotencyKey).toBe(sent.idempotencyKey);
+    },
+    unanswered: (view, snapshot) => seeConfirmation(view, snapshot, 'unanswered'),
+    pending: (view, snapshot) => {
+      const pending = snapshot.context.pending!;
+      expect(screen.getByRole('status').textContent).toBe(view.t('wallet.withdraw.pendingBody'));
+      expect(summary(view.t('wallet.withdraw.pendingTitle'))).toEqual([
+        [view.t('wallet.withdraw.amount'), money(view, pending.amount)],
+        [view.t('wallet.withdraw.feeLabel'), money(view, pending.fee)],
+        [view.t('wallet.withdraw.address'), pending.address],
+        [view.t('wallet.withdraw.status'), view.t('wallet.withdraw.statusPending')],
+      ]);
+      expect(within(document.body).queryByLabelText(view.t('wallet.withdraw.amount'))).toBeNull();
+    },
+  },
+});
