@@ -141,7 +141,8 @@ function Dialogs() {
   const [verifyToken, setVerifyToken] = useState<string | null>(null);
   const linkToken = location === '/verify-email' ? (new URLSearchParams(search).get('token') ?? '') : null;
   if (linkToken !== null && linkToken !== verifyToken) setVerifyToken(linkToken);
-  const open = dialog !== null || verifyToken !== null || location === '/reset-password';
+  const wallet = new URLSearchParams(search).get('wallet') === 'open';
+  const open = dialog !== null || wallet || verifyToken !== null || location === '/reset-password';
   if (!open) return null;
   return (
     <Suspense fallback={null}>

@@ -14,7 +14,7 @@ const DEMO = { email: 'demo@casino.local', password: 'Demo@1234' };
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
-/** Every route of src/views/App.tsx. */
+/** Every route of src/views/App.tsx (the wallet's old /wallet/* addresses only lead to its dialog: tests/e2e/wallet.test.ts). */
 const ROUTES = [
   '/',
   '/casino',
@@ -24,9 +24,6 @@ const ROUTES = [
   '/favourites',
   '/search',
   '/bonus',
-  '/wallet/deposit',
-  '/wallet/withdraw',
-  '/wallet/transactions',
   '/bet-history',
   '/profile',
   '/responsible-gambling',

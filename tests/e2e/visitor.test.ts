@@ -40,10 +40,15 @@ it('shows the lobby to a visitor within the JavaScript budget', async () => {
   await page.close();
 });
 
-it('asks a visitor opening the wallet to log in first', async () => {
+it('asks a visitor opening the wallet to log in first, also at its old address', async () => {
   const page = await browser.newPage();
   await page.goto(`${server.url}/wallet/deposit`);
-  await expect(page.getByText('Please login first').first().waitFor()).resolves.toBeUndefined();
+  const wallet = page.getByRole('dialog', { name: 'Wallet' });
+  await expect(wallet.getByText('Please login first').waitFor()).resolves.toBeUndefined();
+  const url = new URL(page.url());
+  expect([url.pathname, url.searchParams.get('wallet'), url.searchParams.get('tab')]).toEqual(['/', 'open', 'deposit']);
+  await wallet.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('dialog', { name: 'Log in' }).waitFor();
   expect(new URL(page.url()).searchParams.get('dialog')).toBe('login');
   await page.close();
 });
