@@ -35,6 +35,8 @@ function seeFilters(view: TransactionsView, context: TransactionsContext) {
 function seeRows(view: TransactionsView, context: TransactionsContext, more: 'idle' | 'loading') {
   const table = screen.getByRole('table');
   const cells = [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+  // The whole id is there for a screen reader and on hover.
+  expect([...table.querySelectorAll('tbody abbr')].map((abbr) => abbr.getAttribute('title'))).toEqual(context.rows.map((row) => row.transactionId));
   expect(cells).toEqual(
     context.rows.map((row) => [
       formatDate(row.createdAt, view.language, 'datetime'),
@@ -43,7 +45,7 @@ function seeRows(view: TransactionsView, context: TransactionsContext, more: 'id
       view.t(`wallet.transactions.statuses.${row.status}`),
       formatAmount(row.beforeBalance, 'LTC', view.language),
       formatAmount(row.afterBalance, 'LTC', view.language),
-      row.transactionId,
+      `${row.transactionId.slice(0, 8)}…`,
     ]),
   );
   const loadMore = buttonNamed(more === 'loading' ? view.t('states.loading') : view.t('common.loadMore'));

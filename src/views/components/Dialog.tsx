@@ -25,6 +25,9 @@ const Panel = styled('div')`
   &[data-size='wide'] {
     width: min(100%, 40rem);
   }
+  &[data-size='large'] {
+    width: min(100%, 60rem);
+  }
   padding: ${theme.space(6)} ${theme.space(5)};
   position: relative;
   box-shadow: 0 20px 60px rgba(0, 0, 0, 0.5);
@@ -68,13 +71,13 @@ function focusedElement(): HTMLElement | null {
   return active instanceof HTMLElement && active !== document.body ? active : null;
 }
 
-export type DialogSize = 'narrow' | 'wide';
+export type DialogSize = 'narrow' | 'wide' | 'large';
 
 export interface DialogProps {
   title: string;
   closeLabel: string;
   onClose: () => void;
-  /** 'narrow' (28rem, the default) or 'wide' (40rem, for two fields to a row); both shrink to fit a phone. */
+  /** 'narrow' (28rem, the default), 'wide' (40rem, for two fields to a row) or 'large' (60rem, for a table); all shrink to fit a phone. */
   size?: DialogSize;
   children: ReactNode;
 }

@@ -33,6 +33,23 @@ const Filters = styled('div')`
   }
 `;
 
+/** On a desktop the table keeps each value on one line and scrolls sideways rather than break out. */
+const TableBox = styled('div')`
+  ${theme.breakpoint.tablet} {
+    overflow-x: auto;
+    table {
+      font-size: ${theme.font.size.small};
+    }
+    td {
+      white-space: nowrap;
+    }
+  }
+  abbr {
+    text-decoration: none;
+    cursor: help;
+  }
+`;
+
 const Muted = styled('p')`
   margin: 0;
   color: ${theme.color.textMuted};
@@ -83,7 +100,15 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
     },
     { header: t('wallet.transactions.beforeBalance'), cell: (row) => formatAmount(row.beforeBalance, row.currencyCode, language), numeric: true },
     { header: t('wallet.transactions.afterBalance'), cell: (row) => formatAmount(row.afterBalance, row.currencyCode, language), numeric: true },
-    { header: t('wallet.transactions.transactionId'), cell: (row) => <code>{row.transactionId}</code> },
+    {
+      header: t('wallet.transactions.transactionId'),
+      // The first characters, as wallets and explorers show an id; the whole one on hover and for screen readers.
+      cell: (row) => (
+        <abbr title={row.transactionId} aria-label={row.transactionId}>
+          <code>{row.transactionId.slice(0, 8)}…</code>
+        </abbr>
+      ),
+    },
   ];
 
   let body;
@@ -105,23 +130,25 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
   } else {
     body = (
       <section aria-label={t('wallet.transactions.list')}>
-        <ResponsiveTable
-          columns={columns}
-          rows={rows}
-          rowKey={(row) => row.transactionId}
-          empty={
-            filtered ? (
-              t('wallet.transactions.emptyFiltered')
-            ) : (
-              <>
-                <p>{t('wallet.transactions.empty')}</p>
-                <Button type="button" onClick={() => navigate(`${window.location.pathname}?wallet=open&tab=deposit`, { replace: true })}>
-                  {t('wallet.transactions.emptyHint')}
-                </Button>
-              </>
-            )
-          }
-        />
+        <TableBox>
+          <ResponsiveTable
+            columns={columns}
+            rows={rows}
+            rowKey={(row) => row.transactionId}
+            empty={
+              filtered ? (
+                t('wallet.transactions.emptyFiltered')
+              ) : (
+                <>
+                  <p>{t('wallet.transactions.empty')}</p>
+                  <Button type="button" onClick={() => navigate(`${window.location.pathname}?wallet=open&tab=deposit`, { replace: true })}>
+                    {t('wallet.transactions.emptyHint')}
+                  </Button>
+                </>
+              )
+            }
+          />
+        </TableBox>
         {more === 'failed' ? (
           <div>
             <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>

@@ -42,6 +42,10 @@ const TabList = styled('div')`
     white-space: nowrap;
     overflow: hidden;
     text-overflow: ellipsis;
+    font-size: ${theme.font.size.small};
+    ${theme.breakpoint.tablet} {
+      font-size: ${theme.font.size.body};
+    }
     &[aria-selected='true'] {
       background: ${theme.color.accentStrong};
       color: ${theme.color.accentText};
@@ -130,7 +134,7 @@ export default function WalletDialog({ tab, onTab, onClose }: WalletDialogProps)
   }
 
   return (
-    <Dialog title={t('wallet.title')} closeLabel={t('common.close')} onClose={onClose} size="wide">
+    <Dialog title={t('wallet.title')} closeLabel={t('common.close')} onClose={onClose} size={tab === 'transactions' ? 'large' : 'wide'}>
       <TabList role="tablist" aria-label={t('wallet.title')}>
         {WALLET_TABS.map((name) => (
           <button

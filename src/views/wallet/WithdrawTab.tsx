@@ -23,8 +23,8 @@ const Stack = styled('div')`
 
 const Summary = styled('dl')`
   display: grid;
-  grid-template-columns: max-content 1fr;
-  gap: ${theme.space(2)} ${theme.space(4)};
+  grid-template-columns: 1fr;
+  gap: ${theme.space(1)} ${theme.space(4)};
   margin: 0;
   padding: ${theme.space(4)};
   border: 1px solid ${theme.color.border};
@@ -35,9 +35,17 @@ const Summary = styled('dl')`
     color: ${theme.color.textMuted};
   }
   dd {
-    margin: 0;
+    margin: 0 0 ${theme.space(2)};
     overflow-wrap: anywhere;
-    text-align: right;
+  }
+  /* From a tablet up, each label beside its value. */
+  ${theme.breakpoint.tablet} {
+    grid-template-columns: max-content 1fr;
+    gap: ${theme.space(2)} ${theme.space(4)};
+    dd {
+      margin: 0;
+      text-align: right;
+    }
   }
   dd.total {
     font-weight: 700;
