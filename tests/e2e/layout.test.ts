@@ -78,11 +78,17 @@ async function openPage(viewport: { width: number; height: number }, who: Who): 
 }
 
 async function visit(page: Page, path: string, who: Who): Promise<void> {
-  await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+  // A player's page keeps its live event stream open, so its network is never idle: it is awaited by
+  // what it shows instead.
+  await page.goto(`${server.url}${path}`, { waitUntil: who === 'player' ? 'load' : 'networkidle' });
   await page.getByRole('heading', { level: 1 }).first().waitFor();
-  // The header has settled: a player's account menu, or a visitor's Log in.
-  if (who === 'player') await page.getByRole('button', { name: 'Account' }).waitFor();
-  else await page.getByRole('button', { name: 'Log in' }).first().waitFor();
+  // The header has settled: a player's account menu and balance, or a visitor's Log in.
+  if (who === 'player') {
+    await page.getByRole('button', { name: 'Account' }).waitFor();
+    await page.getByRole('button', { name: /^Balance / }).waitFor();
+  } else {
+    await page.getByRole('button', { name: 'Log in' }).first().waitFor();
+  }
 }
 
 /** Where an element ends up once it stops moving (a toast slides in): the same box on two frames running. */
