@@ -326,6 +326,8 @@ describe('documentUpload', () => {
 
     const approved = await review(first.body.data.document.id, 'Approved');
     expect(approved.status).toBe(200);
+    const notifications = await server.call('commonGetUserNotifications', { token: player.token, query: { page: 1, limit: 5 } });
+    expect(notifications.body.data.notifications.rows.map((row: { title: string }) => row.title)).toEqual(['Document approved']);
     const afterApproval = await upload(player, labels.identity_front!, png('other.png'));
     expect(afterApproval.status).toBe(409);
     expect(afterApproval.body.errors[0].description).toBe('DOCUMENT_ALREADY_SUBMITTED');
@@ -365,6 +367,10 @@ describe('review and documentRemove', () => {
     expect(rejected.body.data.document).toMatchObject({ id: doc.id, status: 'Rejected', createdAt: doc.createdAt });
     expect(rejected.body.data.document.reviewedAt).toBe(server.clock.now().toISOString());
     expect((await documentsOf(player))[0]).toMatchObject({ id: doc.id, status: 'Rejected' });
+    // The player is told, in a notification of their own.
+    const notifications = await server.call('commonGetUserNotifications', { token: player.token, query: { page: 1, limit: 5 } });
+    expect(notifications.body.data.unreadCount).toBe(1);
+    expect(notifications.body.data.notifications.rows[0]).toMatchObject({ title: 'Document rejected', read: false });
 
     // A rejected document no longer blocks its label, even before it is removed.
     const [row] = await rowsOf(player.user.id);
