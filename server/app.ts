@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import responseValidation from '@fastify/response-validation';
@@ -298,9 +299,21 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   }
 
   const { json, raw, live } = createHandlers(ctx);
-  // Open event streams would hold the server's close: they end first.
+  // Open event streams would hold the server's close: they end first. Then the connections waiting for a
+  // next request are closed (Node's own close leaves a connection that never sent one to its keep-alive
+  // time, 72 s); a request still being answered finishes.
+  const sockets = new Set<Socket>();
+  app.addHook('onListen', async () => {
+    app.server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+  });
   app.addHook('preClose', async () => {
     await live.close();
+    for (const socket of sockets) {
+      if (!(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
+    }
   });
   const jsonHandlers: JsonHandlers = { ...json, ...options.overrideHandlers };
   const serviceHandlers = buildServiceHandlers(ctx, jsonHandlers, raw);

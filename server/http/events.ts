@@ -63,6 +63,9 @@ export function eventsHandler(ctx: AppContext, hub: LiveHub) {
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
       'x-content-type-options': 'nosniff',
+      // The connection is the stream's: once it ends the socket closes instead of waiting to be reused,
+      // so a stopping server never waits out the keep-alive time of a stream that ended.
+      connection: 'close',
     });
     write('event: ready\ndata: {}\n\n');
     const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
@@ -74,6 +77,9 @@ export function eventsHandler(ctx: AppContext, hub: LiveHub) {
       unsubscribe();
       forget();
       res.end();
+      // The connection was the stream's alone: closed with it, so that nothing is left for a stopping
+      // server to wait for (a stream's socket is never reused for another request).
+      res.socket?.destroy();
     };
     forget = hub.track(end);
     req.raw.on('close', end);
