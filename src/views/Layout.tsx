@@ -523,20 +523,30 @@ const NAV_GROUPS: NavLink[][] = [
   ],
 ];
 
+/** The wallet's place among the links: a dialog (DESIGN.md), opened over the page the player is on. */
+const WALLET_HREF = '/wallet/deposit';
+
 /** The phone's tab bar, after its Menu button. */
 const TABS: NavLink[] = [
   ['/casino', 'nav.casino', 'casino'],
   ['/search', 'nav.search', 'search'],
   ['/bet-history', 'nav.bets', 'history'],
-  ['/wallet/deposit', 'nav.wallet', 'wallet'],
+  [WALLET_HREF, 'nav.wallet', 'wallet'],
 ];
 
 /** The account menu's places, before Log out. */
 const ACCOUNT_LINKS: NavLink[] = [
   ['/profile', 'nav.profile', 'user'],
-  ['/wallet/deposit', 'nav.wallet', 'wallet'],
+  [WALLET_HREF, 'nav.wallet', 'wallet'],
   ['/bet-history', 'nav.betHistory', 'history'],
 ];
+
+
+/** Where a link goes from the page shown: the wallet opens over it, every other link is a page. */
+function useHref() {
+  const [location] = useLocation();
+  return (href: string) => (href === WALLET_HREF ? `${location}?wallet=open&tab=deposit` : href);
+}
 
 /** The most the badge spells out; more reads "99+". */
 const BADGE_MAX = 99;
@@ -642,6 +652,7 @@ function NotificationsButton({ onOpen }: { onOpen: () => void }) {
 function AccountMenu() {
   const { t } = useT();
   const { app } = useWiring();
+  const hrefOf = useHref();
   const user = useSelector(app, (s) => s.context.user);
   const loggingOut = useSelector(app, (s) => s.matches({ player: 'loggingOut' }));
   const [open, setOpen] = useState(false);
@@ -712,7 +723,7 @@ function AccountMenu() {
             </p>
           ) : null}
           {ACCOUNT_LINKS.map(([href, label, icon]) => (
-            <Link key={href} href={href} role="menuitem" tabIndex={-1} onClick={() => close(false)}>
+            <Link key={href} href={hrefOf(href)} role="menuitem" tabIndex={-1} onClick={() => close(false)}>
               <Icon name={icon} />
               {t(label)}
             </Link>
@@ -784,6 +795,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const { app, navigate } = useWiring();
   const [location] = useLocation();
   const current = useCurrent();
+  const hrefOf = useHref();
   const [menuOpen, setMenuOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(storedCollapse);
   const player = useSelector(app, (s) => s.matches('player'));
@@ -884,7 +896,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {t('nav.menu')}
         </button>
         {TABS.map(([href, label, icon]) => (
-          <Link key={href} href={href} aria-current={current(href) ? 'page' : undefined}>
+          <Link key={href} href={hrefOf(href)} aria-current={current(href) ? 'page' : undefined}>
             <Icon name={icon} />
             {t(label)}
           </Link>

@@ -219,3 +219,14 @@ it('names its controls in Portuguese and Spanish too', async () => {
   await page.goto(`${server.url}/`);
   await page.getByRole('combobox', { name: /Language|Idioma/ }).first().selectOption('en');
 });
+
+it("opens over the page the player is on, from the account menu's Wallet", async () => {
+  await page.goto(`${server.url}/bonus`);
+  await page.getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('menuitem', { name: 'Wallet' }).click();
+  await wallet().getByRole('tab', { name: 'Deposit', selected: true }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/bonus');
+  await wallet().getByRole('button', { name: 'Close' }).click();
+  await wallet().waitFor({ state: 'detached' });
+  expect(new URL(page.url()).search).toBe('');
+});
