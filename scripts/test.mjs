@@ -53,6 +53,7 @@ if (!databaseUrl && postgresAvailable()) {
  */
 const POSTGRESQL_FILES = [
   'accounts', // accounts and sessions: uniqueness in any case, tokens, limits on the server clock
+  'activity', // deposits and withdrawals in flight or ended within a day: time windows and an optional typed filter
   'bonuses', // claims, wagering, forfeits and expiry moving money
   'deposits', // webhooks crediting a wallet once, replays, a restart
   'documents', // two uploads at once for one player
