@@ -318,6 +318,7 @@ export const enScreens = {
       dateRange: 'The end date cannot be before the start date.',
       emptyFiltered: 'No transactions match these filters.',
       emptyHint: 'Make a deposit to get started.',
+      deposit: 'Deposit',
       list: 'Your transactions',
       title: 'Transactions',
       empty: 'No transactions yet.',

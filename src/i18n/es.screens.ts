@@ -315,6 +315,7 @@ export const esScreens: ScreensDictionary = {
       dateRange: 'La fecha final no puede ser anterior a la inicial.',
       emptyFiltered: 'Ninguna transacción coincide con estos filtros.',
       emptyHint: 'Haz un depósito para empezar.',
+      deposit: 'Depositar',
       list: 'Tus transacciones',
       title: 'Transacciones',
       empty: 'Todavía no hay transacciones.',

@@ -315,6 +315,7 @@ export const ptScreens: ScreensDictionary = {
       dateRange: 'A data final não pode ser anterior à data inicial.',
       emptyFiltered: 'Nenhuma transação corresponde a estes filtros.',
       emptyHint: 'Faça um depósito para começar.',
+      deposit: 'Depositar',
       list: 'As suas transações',
       title: 'Transações',
       empty: 'Ainda não há transações.',

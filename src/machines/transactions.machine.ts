@@ -2,15 +2,19 @@ import { assign, setup } from 'xstate';
 import type { components } from '../api/schema.d.ts';
 import { notProvided, type ErrorCode } from './effects.ts';
 import { toFailure } from './failure.ts';
-import { liveEventsNotProvided, type Wallet } from './live.ts';
+import { liveEventsNotProvided, type DepositActivity, type Wallet } from './live.ts';
 
 /*
  * The wallet's Transactions tab (SPEC §3: id, type, date, amount, status, before and after balance),
  * newest first (GET /user/get-transactions), of the dialog's currency. FILTER sets the type and the
  * days (from and to, both included, in the player's time zone) and loads the first page again; a "to"
- * before "from" is refused beside the field and nothing is asked. LOAD_MORE appends the next page while
- * the count says there are more. A balance that moves (LIVE.WALLETS) or a stream back from a drop loads
- * the first page again, so a new movement shows without a reload.
+ * before "from" is refused beside the field and nothing is asked: the rows, "Load more" and the reloads
+ * keep the last filter accepted (`query`) until the player mends it. Changing the filter stops the call
+ * in flight (its late answer is never shown). LOAD_MORE appends the next page while the count says there
+ * are more. A balance that moves (LIVE.WALLETS), a deposit of this currency that settles (LIVE.DEPOSIT:
+ * one under the minimum is listed without moving a balance) or a stream back from a drop loads the first
+ * page again with the filter accepted, whatever the list was doing, so a new movement shows without a
+ * reload: a list on screen stays there meanwhile (`shown.refreshing`) and is replaced by the answer.
  */
 
 export type Transaction = components['schemas']['Transaction'];
@@ -47,8 +51,11 @@ export interface TransactionsInput {
 
 export interface TransactionsContext {
   currencyCode: string;
+  /** What the filter controls show: the player's last choice, accepted or refused. */
   filter: TransactionFilter;
-  /** 'dateRange' when "to" is before "from". */
+  /** The filter of the rows shown and of every request: the last one accepted. */
+  query: TransactionFilter;
+  /** 'dateRange' when "to" is before "from" (then `filter` was refused and `query` kept). */
   filterError: 'dateRange' | null;
   page: number;
   rows: Transaction[];
@@ -61,6 +68,7 @@ export type TransactionsEvent =
   | { type: 'LOAD_MORE' }
   | { type: 'RETRY' }
   | { type: 'LIVE.WALLETS'; wallets: Wallet[] }
+  | { type: 'LIVE.DEPOSIT'; deposit: DepositActivity }
   | { type: 'LIVE.RECONNECTED' };
 
 /** Local midnight of a YYYY-MM-DD day, `days` later, as an instant; null for a day that is not one. */
@@ -71,25 +79,35 @@ function dayStart(day: string, days = 0): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-/** The query of one page with the filter: "to" includes its whole day. */
-export function transactionsRequest(context: Pick<TransactionsContext, 'currencyCode' | 'filter'>, page: number): TransactionsRequest {
-  const startDate = dayStart(context.filter.from);
-  const endDate = dayStart(context.filter.to, 1);
+/** The query of one page with the filter accepted: "from" inclusive, "to" includes its whole day. */
+export function transactionsRequest(context: Pick<TransactionsContext, 'currencyCode' | 'query'>, page: number): TransactionsRequest {
+  const startDate = dayStart(context.query.from);
+  const endDate = dayStart(context.query.to, 1);
   return {
     page,
     limit: TRANSACTIONS_PAGE_SIZE,
     currencyCode: context.currencyCode,
-    ...(context.filter.type ? { type: context.filter.type } : {}),
+    ...(context.query.type ? { type: context.query.type } : {}),
     ...(startDate ? { startDate } : {}),
     ...(endDate ? { endDate } : {}),
   };
+}
+
+/** Whether the rows shown are narrowed by a filter (the empty list then says nothing matches). */
+export function isFiltered(filter: TransactionFilter): boolean {
+  return filter.type !== null || filter.from !== '' || filter.to !== '';
 }
 
 export function hasMoreTransactions(context: Pick<TransactionsContext, 'rows' | 'count'>): boolean {
   return context.rows.length < context.count;
 }
 
+/**
+ * Back to the first page with the filter accepted, from whatever the list was doing: `loading` is entered
+ * again (its call in flight stopped) while the root's live subscription stays (no `reenter`).
+ */
 const reload = { target: '#transactions.loading' } as const;
+const refresh = { target: '#transactions.shown.refreshing' } as const;
 
 export const transactionsMachine = setup({
   types: {
@@ -103,27 +121,33 @@ export const transactionsMachine = setup({
     liveEvents: liveEventsNotProvided,
   },
   actions: {
-    storeFilter: assign((_, params: { filter: TransactionFilter }) => ({ filter: params.filter, filterError: null })),
+    acceptFilter: assign((_, params: { filter: TransactionFilter }) => ({ filter: params.filter, query: params.filter, filterError: null })),
     refuseFilter: assign((_, params: { filter: TransactionFilter }) => ({ filter: params.filter, filterError: 'dateRange' as const })),
     storeFirstPage: assign((_, params: { page: TransactionsPage }) => ({ page: 1, rows: params.page.rows, count: params.page.count, errorCode: null })),
     appendPage: assign(({ context }, params: { page: TransactionsPage }) => {
+      // A row that moved down onto this page (newer ones came meanwhile) is listed once.
       const known = new Set(context.rows.map((row) => row.transactionId));
       const rows = [...context.rows, ...params.page.rows.filter((row) => !known.has(row.transactionId))];
-      // An empty page means the list ended early: nothing more to offer.
-      return { page: context.page + 1, rows, count: params.page.rows.length === 0 ? rows.length : params.page.count, errorCode: null };
+      return { page: context.page + 1, rows, count: params.page.count, errorCode: null };
     }),
+    /** An empty next page: the list ended sooner than its count said (rows gone meanwhile); nothing more to offer. */
+    endList: assign(({ context }) => ({ count: context.rows.length, errorCode: null })),
     storeFailure: assign((_, params: { code: ErrorCode | null }) => ({ errorCode: params.code })),
   },
   guards: {
     backwards: (_, params: { filter: TransactionFilter }) => params.filter.from !== '' && params.filter.to !== '' && params.filter.to < params.filter.from,
     pageHasRows: (_, params: { page: TransactionsPage }) => params.page.rows.length > 0,
     hasMore: ({ context }) => hasMoreTransactions(context),
+    /** A deposit of this list's currency credited or found under the minimum: a row came or changed. */
+    settledHere: ({ context }, params: { deposit: DepositActivity }) =>
+      params.deposit.currencyCode === context.currencyCode && params.deposit.status !== 'pending',
   },
 }).createMachine({
   id: 'transactions',
   context: ({ input }) => ({
     currencyCode: input.currencyCode,
     filter: { type: null, from: '', to: '' },
+    query: { type: null, from: '', to: '' },
     filterError: null,
     page: 0,
     rows: [],
@@ -134,8 +158,11 @@ export const transactionsMachine = setup({
   on: {
     FILTER: [
       { guard: { type: 'backwards', params: ({ event }) => ({ filter: event.filter }) }, actions: { type: 'refuseFilter', params: ({ event }) => ({ filter: event.filter }) } },
-      { ...reload, reenter: true, actions: { type: 'storeFilter', params: ({ event }) => ({ filter: event.filter }) } },
+      { ...reload, actions: { type: 'acceptFilter', params: ({ event }) => ({ filter: event.filter }) } },
     ],
+    'LIVE.WALLETS': reload,
+    'LIVE.DEPOSIT': { ...reload, guard: { type: 'settledHere', params: ({ event }) => ({ deposit: event.deposit }) } },
+    'LIVE.RECONNECTED': reload,
   },
   initial: 'loading',
   states: {
@@ -157,29 +184,53 @@ export const transactionsMachine = setup({
     failed: {
       on: { RETRY: 'loading' },
     },
-    empty: {
-      on: { 'LIVE.WALLETS': reload, 'LIVE.RECONNECTED': reload },
-    },
+    empty: {},
     shown: {
       initial: 'idle',
+      on: {
+        'LIVE.WALLETS': refresh,
+        'LIVE.DEPOSIT': { ...refresh, guard: { type: 'settledHere', params: ({ event }) => ({ deposit: event.deposit }) } },
+        'LIVE.RECONNECTED': refresh,
+      },
       states: {
         idle: {
           on: {
             LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
-            'LIVE.WALLETS': reload,
-            'LIVE.RECONNECTED': reload,
           },
         },
         loadingMore: {
           invoke: {
             src: 'loadTransactions',
             input: ({ context }) => transactionsRequest(context, context.page + 1),
-            onDone: { target: 'idle', actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) } },
+            onDone: [
+              {
+                guard: { type: 'pageHasRows', params: ({ event }) => ({ page: event.output }) },
+                target: 'idle',
+                actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
+              },
+              { target: 'idle', actions: 'endList' },
+            ],
             onError: { target: 'moreFailed', actions: { type: 'storeFailure', params: ({ event }) => ({ code: toFailure(event.error).code }) } },
           },
         },
         moreFailed: {
           on: { RETRY: 'loadingMore' },
+        },
+        /** The first page again, the rows shown until it comes (a call to load more is stopped). */
+        refreshing: {
+          invoke: {
+            src: 'loadTransactions',
+            input: ({ context }) => transactionsRequest(context, 1),
+            onDone: [
+              {
+                guard: { type: 'pageHasRows', params: ({ event }) => ({ page: event.output }) },
+                target: 'idle',
+                actions: { type: 'storeFirstPage', params: ({ event }) => ({ page: event.output }) },
+              },
+              { target: '#transactions.empty', actions: { type: 'storeFirstPage', params: ({ event }) => ({ page: event.output }) } },
+            ],
+            onError: { target: '#transactions.failed', actions: { type: 'storeFailure', params: ({ event }) => ({ code: toFailure(event.error).code }) } },
+          },
         },
       },
     },

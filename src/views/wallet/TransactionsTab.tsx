@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
 import { formatAmount, formatDate } from '../../format.ts';
 import {
   hasMoreTransactions,
+  isFiltered,
   TRANSACTION_TYPES,
   transactionsMachine,
   type Transaction,
@@ -19,7 +19,8 @@ import { useFlow, useWiring } from '../wiring.ts';
 
 /*
  * The wallet's Transactions tab (src/machines/transactions.machine.ts): filters by type and days, the
- * list (a table on a desktop, cards on a phone), "Load more".
+ * list (a table on a desktop, cards on a phone), "Load more". It keeps itself current (the machine
+ * subscribes to the live updates): the wallet dialog only renders it, keyed by the currency.
  */
 
 const Filters = styled('div')`
@@ -76,19 +77,24 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
   const { navigate } = useWiring();
   const actor = useFlow(transactionsMachine, { currencyCode });
   const state = useSelector(actor, (s) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : s.matches('empty') ? 'empty' : 'shown'));
-  const more = useSelector(actor, (s) => (s.matches({ shown: 'loadingMore' }) ? 'loading' : s.matches({ shown: 'moreFailed' }) ? 'failed' : 'idle'));
+  // Loading more, or the first page again after a live update: the rows stay, the button is busy.
+  const more = useSelector(actor, (s) =>
+    s.matches({ shown: 'loadingMore' }) || s.matches({ shown: 'refreshing' }) ? 'loading' : s.matches({ shown: 'moreFailed' }) ? 'failed' : 'idle',
+  );
   const filter = useSelector(actor, (s) => s.context.filter);
+  const query = useSelector(actor, (s) => s.context.query);
   const filterError = useSelector(actor, (s) => s.context.filterError);
   const rows = useSelector(actor, (s) => s.context.rows);
   const count = useSelector(actor, (s) => s.context.count);
   const errorCode = useSelector(actor, (s) => s.context.errorCode);
-  // The days as typed: a date input reports a day only once it is whole.
-  const [draft, setDraft] = useState(filter);
-  const apply = (next: TransactionFilter) => {
-    setDraft(next);
-    actor.send({ type: 'FILTER', filter: next });
+  // A date input reports a day only once it is whole (or '' once cleared).
+  const apply = (next: Partial<TransactionFilter>) => actor.send({ type: 'FILTER', filter: { ...filter, ...next } });
+  const toDeposit = () => {
+    const params = new URLSearchParams(window.location.search);
+    params.set('wallet', 'open');
+    params.set('tab', 'deposit');
+    navigate(`${window.location.pathname}?${params.toString()}`, { replace: true });
   };
-  const filtered = filter.type !== null || filter.from !== '' || filter.to !== '';
 
   const columns: Column<Transaction>[] = [
     { header: t('wallet.transactions.date'), cell: (row) => <time dateTime={row.createdAt}>{formatDate(row.createdAt, language, 'datetime')}</time> },
@@ -136,13 +142,15 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
             rows={rows}
             rowKey={(row) => row.transactionId}
             empty={
-              filtered ? (
+              isFiltered(query) ? (
                 t('wallet.transactions.emptyFiltered')
               ) : (
                 <>
-                  <p>{t('wallet.transactions.empty')}</p>
-                  <Button type="button" onClick={() => navigate(`${window.location.pathname}?wallet=open&tab=deposit`, { replace: true })}>
-                    {t('wallet.transactions.emptyHint')}
+                  <p>
+                    {t('wallet.transactions.empty')} {t('wallet.transactions.emptyHint')}
+                  </p>
+                  <Button type="button" onClick={toDeposit}>
+                    {t('wallet.transactions.deposit')}
                   </Button>
                 </>
               )
@@ -173,7 +181,7 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
         <SelectField
           label={t('wallet.transactions.type')}
           value={filter.type ?? ''}
-          onChange={(event) => apply({ ...draft, type: event.target.value === '' ? null : (event.target.value as TransactionType) })}
+          onChange={(event) => apply({ type: event.target.value === '' ? null : (event.target.value as TransactionType) })}
         >
           <option value="">{t('wallet.transactions.allTypes')}</option>
           {TRANSACTION_TYPES.map((type) => (
@@ -182,12 +190,13 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
             </option>
           ))}
         </SelectField>
-        <TextField label={t('wallet.transactions.from')} type="date" value={draft.from} onChange={(event) => apply({ ...draft, from: event.target.value })} />
+        <TextField label={t('wallet.transactions.from')} type="date" value={filter.from} onChange={(event) => apply({ from: event.target.value })} />
         <TextField
           label={t('wallet.transactions.to')}
           type="date"
-          value={draft.to}
-          onChange={(event) => apply({ ...draft, to: event.target.value })}
+          value={filter.to}
+          min={filter.from || undefined}
+          onChange={(event) => apply({ to: event.target.value })}
           errors={filterError ? [t('wallet.transactions.dateRange')] : []}
         />
       </Filters>
