@@ -86,9 +86,12 @@ function toWithdrawal(row: WithdrawalRow): WithdrawalActivity {
 
 const DEPOSIT_COLUMNS = `d.provider_tx_id, c.code, d.amount, d.confirmations, d.status, d.created_at, d.updated_at
   FROM deposits d JOIN currencies c ON c.id = d.currency_id`;
-// A request the provider has not accepted yet ('requested') has no spend request: it is not the player's yet.
+// A request the provider has not accepted yet ('requested') is not the player's yet, and one it refused
+// at once (failed without a spend request) was answered as refused and its funds returned: neither is
+// listed nor sent on the stream.
 const WITHDRAWAL_COLUMNS = `w.spend_request_id, c.code, w.amount, w.fee, w.address, w.status, w.created_at, w.updated_at
   FROM withdrawals w JOIN currencies c ON c.id = w.currency_id`;
+const WITHDRAWAL_ACCEPTED = `w.status <> 'requested' AND w.spend_request_id IS NOT NULL`;
 
 /** The player's deposits and withdrawals in flight or ended in the last day, newest first. */
 export async function listActivity(
@@ -107,7 +110,7 @@ export async function listActivity(
   );
   const withdrawals = await db.query<WithdrawalRow>(
     `SELECT ${WITHDRAWAL_COLUMNS}
-     WHERE w.user_id = $1 AND ($2::text IS NULL OR c.code = $2) AND w.status <> 'requested'
+     WHERE w.user_id = $1 AND ($2::text IS NULL OR c.code = $2) AND ${WITHDRAWAL_ACCEPTED}
        AND (w.status = 'pending' OR w.updated_at >= $3)
      ORDER BY w.created_at DESC, w.id DESC LIMIT ${MAX_ROWS}`,
     [userId, currencyCode ?? null, since],
@@ -129,7 +132,7 @@ export async function depositActivity(db: Queryable, userId: number, depositId: 
 /** One withdrawal of the player the provider has accepted; undefined otherwise. */
 export async function withdrawalActivity(db: Queryable, userId: number, withdrawalId: number): Promise<WithdrawalActivity | undefined> {
   const [row] = await db.query<WithdrawalRow>(
-    `SELECT ${WITHDRAWAL_COLUMNS} WHERE w.id = $1 AND w.user_id = $2 AND w.status <> 'requested'`,
+    `SELECT ${WITHDRAWAL_COLUMNS} WHERE w.id = $1 AND w.user_id = $2 AND ${WITHDRAWAL_ACCEPTED}`,
     [withdrawalId, userId],
   );
   return row && toWithdrawal(row);

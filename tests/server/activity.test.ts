@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { chainTransfer, code, depositAddress, expectLedgerBalanced, fundedPlayer, type Player } from '../helpers/money.ts';
 
 /*
@@ -19,6 +20,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 afterEach(() => expectLedgerBalanced(server));
+
+const simulator = () => server.ctx.payments as SimulatorPaymentProvider;
 
 interface Activity {
   deposits: { txId: string; status: string; confirmations: number; amount: string; createdAt: string; updatedAt: string }[];
@@ -152,6 +155,24 @@ describe('GET /payment/activity', () => {
 
     server.clock.advance(25 * HOUR);
     expect(await activity(await loggedInAgain(player))).toEqual({ deposits: [], withdrawals: [] });
+  });
+
+  it('leaves out a withdrawal the provider refused at once (answered as refused, its funds back)', async () => {
+    const player = await fundedPlayer(server, '1');
+    // The provider does not pay out to its own deposit addresses: no spend request is made.
+    const refused = await server.call('paymentWithdraw', { token: player.token, body: { amount: '0.5', address: player.depositAddress, currencyCode: 'LTC' } });
+    expect(code(refused)).toEqual([422, 'INVALID_ADDRESS']);
+    const outage = simulator();
+    outage.setOnline(false);
+    try {
+      expect(code(await server.call('paymentWithdraw', { token: player.token, body: { amount: '0.5', address: PAYOUT_ADDRESS, currencyCode: 'LTC' } }))).toEqual([
+        502,
+        'COIN_PAYMENTS_SERVER_ERROR',
+      ]);
+    } finally {
+      outage.setOnline(true);
+    }
+    expect((await activity(player)).withdrawals).toEqual([]);
   });
 
   it('gives at most 20 deposits, the newest', async () => {

@@ -127,10 +127,14 @@ describe('the event stream', () => {
     const player = await fundedPlayer(server, '1');
     const stream = await openStream(server, player.token);
     await stream.next((event) => event.event === 'ready');
+    // Refused by the provider at once (its own deposit address): answered, so no withdrawal event.
+    const refused = await server.call('paymentWithdraw', { token: player.token, body: { amount: '0.1', address: player.depositAddress, currencyCode: 'LTC' } });
+    expect(refused.status).toBe(422);
     const requested = await server.call('paymentWithdraw', { token: player.token, body: { amount: '0.1', address: PAYOUT_ADDRESS, currencyCode: 'LTC' } });
     expect(requested.status, JSON.stringify(requested.body)).toBe(200);
     const spendRequestId = requested.body.data.spendRequestId as string;
-    const pending = await stream.next((event, data) => event.event === 'withdrawal' && data.spendRequestId === spendRequestId);
+    const pending = await stream.next((event) => event.event === 'withdrawal');
+    expect(pending.spendRequestId).toBe(spendRequestId);
     expect(pending).toMatchObject({ status: 'pending', amount: '0.1', fee: '0.000006', address: PAYOUT_ADDRESS });
     await stream.next((event, data) => event.event === 'wallets' && ltc(data).available === '0.899994');
 
