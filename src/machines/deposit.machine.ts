@@ -17,7 +17,9 @@ import { liveEventsNotProvided, type DepositActivity } from './live.ts';
  *   could. A refusal (the deposit limit, SPEC §8) shows its message and the form stays as it was.
  * - activity: the deposits on their way load (GET /payment/activity) and follow the live updates: a
  *   deposit seen, each confirmation, credited (with a toast), or found below the minimum. After the
- *   stream came back from a drop they load again; a failed load offers to try again.
+ *   stream came back from a drop they load again (a load under way starts over: it may have been
+ *   answered before what the drop hid); what loads is merged with what the updates brought meanwhile,
+ *   the further along of the two kept. A failed load says why (SPEC §8) and offers to try again.
  */
 
 export type PaymentProvider = components['schemas']['PaymentProvider'];
@@ -48,6 +50,8 @@ export interface DepositContext {
   copied: 'done' | 'failed' | null;
   /** Deposits on their way or just ended, newest first. */
   deposits: DepositActivity[];
+  /** Why the deposits could not be loaded (null: no code, a network failure). */
+  activityErrorCode: ErrorCode | null;
 }
 
 export type DepositEvent =
@@ -68,6 +72,25 @@ const form = formFlow<DepositField, DepositContext, DepositEvent>({
     return issue ? { amount: [issue] } : {};
   },
 });
+
+/** How far a deposit has come: an ended one (credited, below the minimum) is further than any pending. */
+function progress(deposit: DepositActivity): number {
+  return deposit.status === 'pending' ? deposit.confirmations : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The deposits loaded, merged with those already known: a deposit never goes back, so of the two copies
+ * of one the further along stays (the loaded one when even: the server's word), and a known one the
+ * answer missed (it moved after the answer was read) stays too. Newest first.
+ */
+export function mergeDeposits(known: readonly DepositActivity[], loaded: readonly DepositActivity[]): DepositActivity[] {
+  const merged = loaded.map((deposit) => {
+    const mine = known.find((candidate) => candidate.txId === deposit.txId);
+    return mine && progress(mine) > progress(deposit) ? mine : deposit;
+  });
+  const missed = known.filter((deposit) => !loaded.some((candidate) => candidate.txId === deposit.txId));
+  return [...missed, ...merged].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+}
 
 /** The deposits with `deposit` added, or put in the place of the one with its txId. */
 function withDeposit(deposits: readonly DepositActivity[], deposit: DepositActivity): DepositActivity[] {
@@ -104,7 +127,11 @@ export const depositMachine = setup({
     chooseProvider: assign((_, params: { providerId: number }) => ({ providerId: params.providerId })),
     storeAddress: assign((_, params: { address: DepositAddress }) => ({ address: params.address, copied: null })),
     storeCopied: assign((_, params: { copied: 'done' | 'failed' }) => ({ copied: params.copied })),
-    storeDeposits: assign((_, params: { deposits: DepositActivity[] }) => ({ deposits: params.deposits })),
+    storeDeposits: assign(({ context }, params: { deposits: DepositActivity[] }) => ({
+      deposits: mergeDeposits(context.deposits, params.deposits),
+      activityErrorCode: null,
+    })),
+    storeActivityFailure: assign((_, params: { code: ErrorCode | null }) => ({ activityErrorCode: params.code })),
     storeDeposit: assign(({ context }, params: { deposit: DepositActivity }) => ({ deposits: withDeposit(context.deposits, params.deposit) })),
   },
   guards: {
@@ -128,6 +155,7 @@ export const depositMachine = setup({
     address: null,
     copied: null,
     deposits: [],
+    activityErrorCode: null,
   }),
   // Subscribed from the start: a deposit that moves while the list loads is not missed.
   invoke: { src: 'liveEvents' },
@@ -204,8 +232,9 @@ export const depositMachine = setup({
             src: 'loadPaymentActivity',
             input: ({ context }) => ({ currencyCode: context.currencyCode }),
             onDone: { target: 'shown', actions: { type: 'storeDeposits', params: ({ event }) => ({ deposits: event.output.deposits }) } },
-            onError: { target: 'unavailable' },
+            onError: { target: 'unavailable', actions: { type: 'storeActivityFailure', params: ({ event }) => ({ code: toFailure(event.error).code }) } },
           },
+          on: { 'LIVE.RECONNECTED': { target: 'loading', reenter: true } },
         },
         shown: {
           on: { 'LIVE.RECONNECTED': 'loading' },

@@ -98,6 +98,8 @@ describeModel('deposit', {
     // Live updates arrive before the player starts on the form (the list shown), and the player picks a
     // provider before typing: the model stays finite, and every state and transition is still reached.
     const untouched = state.form === 'editing' && context.values.amount === '' && context.errorCode === null;
+    // The stream coming back while the first load is under way starts it over.
+    if (event.type === 'LIVE.RECONNECTED' && state.activity === 'loading') return untouched && context.deposits.length === 0 && context.providers.length === 1;
     if (event.type.startsWith('LIVE.') && (!untouched || state.activity === 'loading')) return false;
     if (event.type === 'PROVIDER') return untouched && context.providers.length > 1 && context.providerId !== 2;
     if (event.type === 'FIELD.CHANGE' && state.activity === 'loading') return false;
@@ -152,9 +154,10 @@ describeModel('deposit', {
       expect(within(section).getByRole('status').getAttribute('aria-busy')).toBe('true');
     },
     'activity.shown': (view, snapshot) => seeDeposits(view, snapshot.context),
-    'activity.unavailable': (view) => {
+    'activity.unavailable': (view, snapshot) => {
       const section = screen.getByRole('region', { name: view.t('wallet.deposit.inFlight') });
-      expect(within(section).getByText(view.t('wallet.deposit.unavailable'))).toBeTruthy();
+      const why = `${view.t('wallet.deposit.unavailable')} ${view.t(errorMessageKey(snapshot.context.activityErrorCode, 'default'))}`;
+      expect(within(within(section).getByRole('alert')).getByText(why)).toBeTruthy();
       expect(within(section).getByRole('button', { name: view.t('common.retry') })).toBeTruthy();
     },
   },

@@ -140,6 +140,7 @@ export default function DepositTab({ currencyCode }: { currencyCode: string }) {
   const address = useSelector(actor, (s) => s.context.address);
   const copied = useSelector(actor, (s) => s.context.copied);
   const deposits = useSelector(actor, (s) => s.context.deposits);
+  const activityErrorCode = useSelector(actor, (s) => s.context.activityErrorCode);
   const money = (value: string) => formatAmount(value, currencyCode, language);
 
   const submit = (event: FormEvent) => {
@@ -249,7 +250,9 @@ export default function DepositTab({ currencyCode }: { currencyCode: string }) {
             </Muted>
           ) : activityState === 'unavailable' ? (
             <div role="alert">
-              <Muted>{t('wallet.deposit.unavailable')}</Muted>
+              <Muted>
+                {t('wallet.deposit.unavailable')} {t(errorMessageKey(activityErrorCode, 'default'))}
+              </Muted>
               <Button type="button" variant="secondary" onClick={() => actor.send({ type: 'RELOAD_DEPOSITS' })}>
                 {t('common.retry')}
               </Button>
