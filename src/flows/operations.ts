@@ -15,7 +15,7 @@ export interface Operation {
   note?: string;
 }
 
-export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents' | 'copyText', Operation> = {
+export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'newIdempotencyKey', Operation> = {
   restoreSession: { label: 'GET /user/get-user', api: true, note: 'only when a token was saved; none saved answers at once' },
   fetchProfile: { label: 'GET /user/get-user', api: true },
   logout: { label: 'POST /user/logout', api: true },
@@ -40,6 +40,7 @@ export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents' |
   requestWithdrawal: { label: 'POST /payment/coin-payments/withdraw', api: true, note: 'with the Idempotency-Key of the confirmation' },
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
   copyText: { label: 'Clipboard', api: false, note: "the browser's clipboard, no casino API call" },
+  newIdempotencyKey: { label: 'New Idempotency-Key', api: false, note: 'a random key from the browser, no casino API call' },
   liveEvents: {
     label: 'GET /user/events (event stream)',
     api: false,

@@ -310,6 +310,10 @@ export const enScreens = {
       unanswered: 'The request got no answer and may have gone through. Sending it again is safe: it is never paid twice.',
       sendAgain: 'Send again',
       pendingNotice: 'You have a withdrawal request in progress.',
+      sentNotice: 'Your withdrawal was sent.',
+      failedNotice: 'Your withdrawal could not be sent. The funds are back in your balance.',
+      unavailable: 'Withdrawals in {{currency}} are not available at the moment.',
+      keyRefused: 'Your browser could not prepare the request, so nothing was sent. Please try again.',
     },
     transactions: {
       allTypes: 'All types',

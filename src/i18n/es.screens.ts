@@ -307,6 +307,10 @@ export const esScreens: ScreensDictionary = {
       unanswered: 'La solicitud no obtuvo respuesta y puede haberse procesado. Enviarla de nuevo es seguro: nunca se paga dos veces.',
       sendAgain: 'Enviar de nuevo',
       pendingNotice: 'Tienes una solicitud de retiro en curso.',
+      sentNotice: 'Tu retiro fue enviado.',
+      failedNotice: 'No se pudo enviar tu retiro. Los fondos volvieron a tu saldo.',
+      unavailable: 'Los retiros en {{currency}} no están disponibles por ahora.',
+      keyRefused: 'Tu navegador no pudo preparar la solicitud, así que no se envió nada. Inténtalo de nuevo.',
     },
     transactions: {
       allTypes: 'Todos los tipos',

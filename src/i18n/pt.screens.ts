@@ -307,6 +307,10 @@ export const ptScreens: ScreensDictionary = {
       unanswered: 'O pedido não obteve resposta e pode ter sido processado. Enviá-lo de novo é seguro: nunca é pago duas vezes.',
       sendAgain: 'Enviar de novo',
       pendingNotice: 'Tem um pedido de retirada em curso.',
+      sentNotice: 'O seu levantamento foi enviado.',
+      failedNotice: 'Não foi possível enviar o seu levantamento. O valor voltou ao seu saldo.',
+      unavailable: 'Os levantamentos em {{currency}} não estão disponíveis de momento.',
+      keyRefused: 'O seu navegador não conseguiu preparar o pedido, por isso nada foi enviado. Tente de novo.',
     },
     transactions: {
       allTypes: 'Todos os tipos',

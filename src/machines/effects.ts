@@ -23,6 +23,8 @@ export const NOTICE_MESSAGES = [
   'messages.sessionExpired',
   'messages.inactive',
   'messages.depositCredited',
+  'wallet.withdraw.sentNotice',
+  'wallet.withdraw.failedNotice',
 ] as const;
 export type NoticeMessage = (typeof NOTICE_MESSAGES)[number];
 

@@ -124,6 +124,8 @@ export interface Outside {
   live: LiveSource;
   /** Puts text on the clipboard; rejects when the browser refuses. */
   copyText(text: string): Promise<void>;
+  /** A new random Idempotency-Key (a withdrawal's confirmation carries one). */
+  newIdempotencyKey(): Promise<string>;
 }
 
 /** Where live events come from: the session's stream in the browser, a fake that sends what a test says. */
@@ -250,8 +252,10 @@ function createFlows(
         loadPaymentProviders: actors.loadPaymentProviders,
         loadPaymentActivity: actors.loadPaymentActivity,
         requestWithdrawal: actors.requestWithdrawal,
+        newIdempotencyKey: fromPromise<string>(() => outside.newIdempotencyKey()),
         liveEvents,
       },
+      actions: { notify: notifyAction },
     },
     transactions: { actors: { loadTransactions: actors.loadTransactions, liveEvents } },
   };
@@ -317,6 +321,18 @@ function localStorageOrNull(): Storage | null {
 }
 
 /** The app's wiring in the browser: the real API client, local storage, toasts, the address bar, the SDKs. */
+/**
+ * A random UUID (version 4) from the browser's random source; crypto.randomUUID exists only on HTTPS
+ * and localhost, getRandomValues everywhere.
+ */
+function randomUuid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export function createBrowserWiring(): Wiring {
   const storage = localStorageOrNull();
   let wiring: Wiring | null = null;
@@ -360,6 +376,7 @@ export function createBrowserWiring(): Wiring {
     resetFlows: () => window.dispatchEvent(new Event(RESET_FLOWS_EVENT)),
     live,
     copyText: (text) => navigator.clipboard.writeText(text),
+    newIdempotencyKey: async () => randomUuid(),
     showLanguage: (language) => {
       document.documentElement.lang = language;
     },

@@ -1,11 +1,13 @@
 // @vitest-environment happy-dom
 import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
-import type { SnapshotFrom } from 'xstate';
+import { fromPromise, type SnapshotFrom } from 'xstate';
 import { errorMessageKey, ruleMessageKey } from '../../src/api/errors.ts';
 import { formatAmount } from '../../src/format.ts';
 import { withdrawFixtures } from '../../src/flows/fixtures/withdraw.ts';
-import { selectedProvider, totalTaken, type withdrawMachine } from '../../src/machines/withdraw.machine.ts';
+import type { Notice } from '../../src/machines/effects.ts';
+import type { WithdrawalActivity } from '../../src/machines/live.ts';
+import { selectedProvider, totalTaken, type WithdrawAnswer, type withdrawMachine, type WithdrawRequest } from '../../src/machines/withdraw.machine.ts';
 import WithdrawTab from '../../src/views/wallet/WithdrawTab.tsx';
 import { renderWithServices } from '../unit/views/harness.tsx';
 import { changesAValue, fillsInOrder } from './filters.ts';
@@ -20,8 +22,47 @@ type WithdrawSnapshot = SnapshotFrom<typeof withdrawMachine>;
 /*
  * The wallet's Withdraw tab: the form with its rules, minimum and fee; the confirmation with the total;
  * the request sent with the confirmation's Idempotency-Key (and the same key when sent again after no
- * answer); the pending request until the live updates say how it ended.
+ * answer); the pending request until the live updates say how it ended, with a toast.
  */
+
+/** The requests each path's view sent, in order, and how many keys it asked for. */
+const sent = new WeakMap<WithdrawView, WithdrawRequest[]>();
+const keysAsked = new WeakMap<WithdrawView, number>();
+
+/** The key the latest confirmation made (the output of the path's last newIdempotencyKey). */
+function latestKey(view: WithdrawView): unknown {
+  const made = view.steps.filter((step) => step.kind.kind === 'done' && step.kind.src === 'newIdempotencyKey').at(-1);
+  return (made?.event as { output?: unknown } | undefined)?.output;
+}
+
+/** The toasts the path has shown so far: one per settlement of the pending request. */
+function expectedNotices(view: WithdrawView): Notice[] {
+  return view.steps.flatMap((step, index): Notice[] => {
+    const before = view.steps[index - 1]?.state;
+    if (step.event.type !== 'LIVE.WITHDRAWAL' || !before?.matches('pending') || step.state.matches('pending')) return [];
+    const { withdrawal } = step.event as { type: 'LIVE.WITHDRAWAL'; withdrawal: WithdrawalActivity };
+    return [withdrawal.status === 'completed' ? { tone: 'success', message: 'wallet.withdraw.sentNotice' } : { tone: 'error', message: 'wallet.withdraw.failedNotice' }];
+  });
+}
+
+/**
+ * In every state: a key was made for each confirmation and only then (never for a request sent again), a
+ * request was sent each time the flow entered `submitting` (never without a confirmation, so never for
+ * an amount refused before sending), and a toast said how each settlement ended.
+ */
+function seeEffects(view: WithdrawView) {
+  expect(keysAsked.get(view) ?? 0).toBe(view.steps.filter((step) => step.event.type === 'CONFIRM').length);
+  const sendings = view.steps.filter((step, index) => step.state.matches('submitting') && !view.steps[index - 1]?.state.matches('submitting'));
+  expect(sent.get(view)!.length).toBe(sendings.length);
+  expect(view.harness.notices).toEqual(expectedNotices(view));
+}
+
+type StateCheck = (view: WithdrawView, snapshot: WithdrawSnapshot) => void | Promise<void>;
+const withEffects = (states: Record<string, StateCheck>): Record<string, StateCheck> =>
+  Object.fromEntries(Object.entries(states).map(([name, check]) => [name, (view: WithdrawView, snapshot: WithdrawSnapshot) => {
+    seeEffects(view);
+    return check(view, snapshot);
+  }]));
 
 const money = (view: WithdrawView, amount: string) => formatAmount(amount, 'LTC', view.language);
 
@@ -80,7 +121,9 @@ function seeConfirmation(view: WithdrawView, snapshot: WithdrawSnapshot, mode: '
   } else {
     const confirm = buttonNamed(mode === 'busy' ? view.t('common.submitting') : view.t('wallet.withdraw.confirm'))!;
     expect(confirm.disabled).toBe(mode === 'busy');
-    expect(screen.queryByRole('alert')).toBeNull();
+    // A confirmation the browser could not make a key for says so; nothing was sent.
+    if (mode === 'ready' && context.keyRefused) expect(screen.getByRole('alert').textContent).toBe(view.t('wallet.withdraw.keyRefused'));
+    else expect(screen.queryByRole('alert')).toBeNull();
   }
   expect(screen.queryByLabelText(view.t('wallet.withdraw.amount'))).toBeNull();
 }
@@ -95,23 +138,33 @@ describeModel('withdraw', {
     if (event.type === 'FIELD.CHANGE') return context.settled === null || context.values.amount === '';
     return true;
   },
-  render: (view) => renderWithServices(<WithdrawTab currencyCode="LTC" />, { actors: view.actors, live: view.live }),
+  render: (view) => {
+    const requests: WithdrawRequest[] = [];
+    sent.set(view, requests);
+    const requestWithdrawal = fromPromise<WithdrawAnswer, WithdrawRequest>(({ input, signal }) => {
+      requests.push(input);
+      return view.call('requestWithdrawal', input, signal);
+    });
+    return renderWithServices(<WithdrawTab currencyCode="LTC" />, {
+      actors: { ...view.actors, requestWithdrawal },
+      live: view.live,
+      newIdempotencyKey: () => {
+        keysAsked.set(view, (keysAsked.get(view) ?? 0) + 1);
+        return view.call('newIdempotencyKey');
+      },
+    });
+  },
   events: {
     'FIELD.CHANGE': (view, event) => setField(view.user, view.t(event.field === 'amount' ? 'wallet.withdraw.amount' : 'wallet.withdraw.address'), event.value),
     PROVIDER: (view, event) => view.user.selectOptions(screen.getByLabelText(view.t('wallet.paymentProvider')), String(event.providerId)),
     SUBMIT: (view) => view.user.click(buttonNamed(view.t('wallet.withdraw.submit'))!),
     BACK: (view) => view.user.click(buttonNamed(view.t('wallet.withdraw.back'))!),
-    CONFIRM: async (view, event) => {
-      // The key the confirmation makes is the one the fixture names.
-      const key = vi.spyOn(crypto, 'randomUUID').mockReturnValue(event.idempotencyKey as `${string}-${string}-${string}-${string}-${string}`);
-      await view.user.click(buttonNamed(view.t('wallet.withdraw.confirm'))!);
-      key.mockRestore();
-    },
+    CONFIRM: (view) => view.user.click(buttonNamed(view.t('wallet.withdraw.confirm'))!),
     RETRY: (view) => view.user.click((buttonNamed(view.t('common.retry')) ?? buttonNamed(view.t('wallet.withdraw.sendAgain')))!),
     'LIVE.WITHDRAWAL': (view, event) => view.live.send(event),
     'LIVE.RECONNECTED': (view, event) => view.live.send(event),
   },
-  states: {
+  states: withEffects({
     loading: () => expect(screen.getByRole('status').getAttribute('aria-busy')).toBe('true'),
     checking: (view) => expect(screen.getByRole('status').textContent).toBe(view.t('states.loading')),
     failed: (view, snapshot) => {
@@ -120,11 +173,41 @@ describeModel('withdraw', {
     },
     editing: seeForm,
     confirming: (view, snapshot) => seeConfirmation(view, snapshot, 'ready'),
+    keying: (view, snapshot) => seeConfirmation(view, snapshot, 'busy'),
     submitting: (view, snapshot) => {
       seeConfirmation(view, snapshot, 'busy');
-      // The request carries the key of its confirmation, the same on a second sending.
-      const sent = view.steps.filter((step) => step.event.type === 'CONFIRM').at(-1)!.event as { idempotencyKey?: string };
-      expect(snapshot.context.idempotencyKey).toBe(sent.idempotencyKey);
+      // The request sent is the one confirmed, with the key its confirmation made: the same key when it
+      // is sent again after no answer, a new one after a new confirmation.
+      const { context } = snapshot;
+      const requests = sent.get(view)!;
+      const entries = view.steps.flatMap((step, index) => (step.state.matches('submitting') && !view.steps[index - 1]?.state.matches('submitting') ? [index] : []));
+      if (entries.length > 1) {
+        const since = view.steps.slice(entries.at(-2)! + 1);
+        if (!since.some((step) => step.event.type === 'CONFIRM')) {
+          // Sent again without a new confirmation: the same key, and no new one made.
+          expect(requests.at(-1)!.idempotencyKey).toBe(requests.at(-2)!.idempotencyKey);
+          expect(since.filter((step) => step.kind.kind === 'done' && step.kind.src === 'newIdempotencyKey')).toEqual([]);
+        }
+      }
+      expect(requests.at(-1)).toEqual({
+        amount: context.values.amount,
+        address: context.values.address.trim(),
+        currencyCode: 'LTC',
+        paymentProviderId: context.providerId,
+        idempotencyKey: latestKey(view),
+      });
+    },
+    unavailable: (view, snapshot) => {
+      const { settled } = snapshot.context;
+      const news = screen.queryByRole('status');
+      if (settled) expect(news?.textContent).toBe(view.t(settled.status === 'completed' ? 'wallet.withdraw.sent' : 'wallet.withdraw.failed', {
+        amount: money(view, settled.amount),
+        total: money(view, totalTaken(settled.amount, settled.fee)!),
+      }));
+      else expect(news).toBeNull();
+      expect(screen.getByText(view.t('wallet.withdraw.unavailable', { currency: 'LTC' }))).toBeTruthy();
+      expect(screen.queryByLabelText(view.t('wallet.withdraw.amount'))).toBeNull();
+      expect(buttonNamed(view.t('wallet.withdraw.submit'))).toBeNull();
     },
     unanswered: (view, snapshot) => seeConfirmation(view, snapshot, 'unanswered'),
     pending: (view, snapshot) => {
@@ -138,5 +221,5 @@ describeModel('withdraw', {
       ]);
       expect(within(document.body).queryByLabelText(view.t('wallet.withdraw.amount'))).toBeNull();
     },
-  },
+  }),
 });

@@ -86,6 +86,7 @@ export default function WithdrawTab({ currencyCode }: { currencyCode: string }) 
   const providerId = useSelector(actor, (s) => s.context.providerId);
   const pending = useSelector(actor, (s) => s.context.pending);
   const settled = useSelector(actor, (s) => s.context.settled);
+  const keyRefused = useSelector(actor, (s) => s.context.keyRefused);
   const provider = selectedProvider({ providers, providerId });
   const money = (value: string) => formatAmount(value, currencyCode, language);
 
@@ -129,8 +130,8 @@ export default function WithdrawTab({ currencyCode }: { currencyCode: string }) 
 
   const fee = provider?.withdrawFee ?? '0';
   const total = totalTaken(values.amount, fee);
-  if (state === 'confirming' || state === 'submitting' || state === 'unanswered') {
-    const submitting = state === 'submitting';
+  if (state === 'confirming' || state === 'keying' || state === 'submitting' || state === 'unanswered') {
+    const submitting = state === 'keying' || state === 'submitting';
     return (
       <Stack>
         <Title>{t('wallet.withdraw.review')}</Title>
@@ -145,6 +146,7 @@ export default function WithdrawTab({ currencyCode }: { currencyCode: string }) 
           <dd>{values.address.trim()}</dd>
         </Summary>
         {state === 'unanswered' ? <FormError role="alert">{t('wallet.withdraw.unanswered')}</FormError> : null}
+        {state === 'confirming' && keyRefused ? <FormError role="alert">{t('wallet.withdraw.keyRefused')}</FormError> : null}
         <Row>
           {state === 'unanswered' ? (
             <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
@@ -155,8 +157,7 @@ export default function WithdrawTab({ currencyCode }: { currencyCode: string }) 
               type="button"
               disabled={submitting}
               aria-busy={submitting}
-              // The key of this confirmation: sending the same request again reuses it, so it is never paid twice.
-              onClick={() => actor.send({ type: 'CONFIRM', idempotencyKey: crypto.randomUUID() })}
+              onClick={() => actor.send({ type: 'CONFIRM' })}
             >
               {submitting ? t('common.submitting') : t('wallet.withdraw.confirm')}
             </Button>
@@ -173,17 +174,26 @@ export default function WithdrawTab({ currencyCode }: { currencyCode: string }) 
     event.preventDefault();
     actor.send({ type: 'SUBMIT' });
   };
-  const failedTotal = settled ? totalTaken(settled.amount, settled.fee) : null;
+  // How the last request ended (the live update that settled it).
+  const news = settled ? (
+    <Note role="status" data-tone={settled.status === 'completed' ? 'success' : 'danger'}>
+      {settled.status === 'completed'
+        ? t('wallet.withdraw.sent', { amount: money(settled.amount) })
+        : t('wallet.withdraw.failed', { amount: money(settled.amount), total: money(totalTaken(settled.amount, settled.fee) ?? settled.amount) })}
+    </Note>
+  ) : null;
+  if (state === 'unavailable') {
+    return (
+      <Stack>
+        {news}
+        <Note>{t('wallet.withdraw.unavailable', { currency: currencyCode })}</Note>
+      </Stack>
+    );
+  }
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        {settled ? (
-          <Note role="status" data-tone={settled.status === 'completed' ? 'success' : 'danger'}>
-            {settled.status === 'completed'
-              ? t('wallet.withdraw.sent', { amount: money(settled.amount) })
-              : t('wallet.withdraw.failed', { amount: money(settled.amount), total: money(failedTotal ?? settled.amount) })}
-          </Note>
-        ) : null}
+        {news}
         {errorCode ? <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError> : null}
         {providers.length > 1 ? (
           <SelectField

@@ -124,6 +124,8 @@ export interface HarnessOptions {
   live?: LiveSource;
   /** The clipboard (default: refused). */
   copyText?: Outside['copyText'];
+  /** The withdrawal's Idempotency-Keys (default: random). */
+  newIdempotencyKey?: Outside['newIdempotencyKey'];
 }
 
 /** Local storage in memory, one per rendered view. */
@@ -214,6 +216,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     showLanguage: () => undefined,
     live: options.live ?? { subscribe: () => () => undefined },
     copyText: options.copyText ?? (() => Promise.reject(new Error('no clipboard in this test'))),
+    newIdempotencyKey: options.newIdempotencyKey ?? (async () => crypto.randomUUID()),
     inspect: (event) => {
       if (appActor === null && event.type === '@xstate.actor') appActor = event.actorRef;
       inspect(event);

@@ -76,6 +76,7 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
     inspect: () => undefined,
     live: { subscribe: () => () => undefined },
     copyText: () => Promise.resolve(),
+    newIdempotencyKey: () => Promise.resolve('7f3e9c2a-5b1d-4e8f-9a6c-0d2b4f6e8a1c'),
   };
   const wiring = createWiring(outside);
   return { wiring, storage, notices, navigations, facebookCalls };
