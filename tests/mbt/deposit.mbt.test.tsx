@@ -10,7 +10,7 @@ import DepositTab from '../../src/views/wallet/DepositTab.tsx';
 import { renderWithServices } from '../unit/views/harness.tsx';
 import { changesAValue, fillsInOrder } from './filters.ts';
 import { describeModel, type View } from './run.tsx';
-import { setField } from './see.tsx';
+import { setField, spaced } from './see.tsx';
 
 vi.mock('@xstate/react', async (original) => (await import('./instrument.ts')).instrumented(await original()));
 
@@ -25,8 +25,6 @@ type DepositContext = DepositSnapshot['context'];
  */
 
 const money = (view: DepositView, amount: string) => formatAmount(amount, 'LTC', view.language);
-/** Testing Library matches text with its whitespace (the no-break space of amounts) made plain spaces. */
-const spaced = (text: string) => text.replace(/\s+/g, ' ');
 
 function buttonNamed(name: string): HTMLButtonElement | null {
   return screen.queryAllByRole('button').find((button) => button.textContent === name) as HTMLButtonElement | null;

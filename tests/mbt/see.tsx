@@ -57,6 +57,11 @@ export async function setField(user: UserEvents, label: string, value: string): 
   else await user.paste(value);
 }
 
+/** Text as Testing Library matches it: its whitespace (the no-break space of amounts) made plain spaces. */
+export function spaced(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
 /** The messages listed under a field (its aria-describedby list), in order. */
 export function messagesOf(field: HTMLElement): string[] {
   const ids = (field.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);

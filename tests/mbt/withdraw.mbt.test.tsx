@@ -12,7 +12,7 @@ import WithdrawTab from '../../src/views/wallet/WithdrawTab.tsx';
 import { renderWithServices } from '../unit/views/harness.tsx';
 import { changesAValue, fillsInOrder } from './filters.ts';
 import { describeModel, type View } from './run.tsx';
-import { setField } from './see.tsx';
+import { setField, spaced } from './see.tsx';
 
 vi.mock('@xstate/react', async (original) => (await import('./instrument.ts')).instrumented(await original()));
 
@@ -88,7 +88,7 @@ function seeForm(view: WithdrawView, snapshot: WithdrawSnapshot) {
     for (const code of context.fieldErrors[field] ?? []) expect(screen.getAllByText(view.t(ruleMessageKey(code)!)).length).toBeGreaterThan(0);
   }
   const provider = selectedProvider(context)!;
-  expect(screen.getByText(`${view.t('wallet.withdraw.minimum', { amount: money(view, provider.minWithdraw) })} · ${view.t('wallet.withdraw.fee', { amount: money(view, provider.withdrawFee) })}`.replace(/\s+/g, ' '))).toBeTruthy();
+  expect(screen.getByText(spaced(`${view.t('wallet.withdraw.minimum', { amount: money(view, provider.minWithdraw) })} · ${view.t('wallet.withdraw.fee', { amount: money(view, provider.withdrawFee) })}`))).toBeTruthy();
   expect(screen.queryByLabelText(view.t('wallet.paymentProvider')) !== null).toBe(context.providers.length > 1);
   // The form's own message (the fields' lists are alerts too).
   const alert = screen.queryAllByRole('alert').find((element) => element.tagName === 'P');
