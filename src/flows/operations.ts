@@ -37,6 +37,7 @@ export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents' |
   loadPaymentActivity: { label: 'GET /payment/activity', api: true },
   requestDepositAddress: { label: 'POST /payment/coin-payments/deposit', api: true },
   loadTransactions: { label: 'GET /user/get-transactions', api: true },
+  loadBetHistory: { label: 'GET /casino/get-transactions', api: true },
   requestWithdrawal: { label: 'POST /payment/coin-payments/withdraw', api: true, note: 'with the Idempotency-Key of the confirmation' },
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
   copyText: { label: 'Clipboard', api: false, note: "the browser's clipboard, no casino API call" },

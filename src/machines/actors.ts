@@ -15,6 +15,7 @@ import type { Wallet } from './live.ts';
 import type { DepositAddress, DepositRequest, PaymentActivity, PaymentProvider } from './deposit.machine.ts';
 import type { WithdrawAnswer, WithdrawRequest } from './withdraw.machine.ts';
 import type { TransactionsPage, TransactionsRequest } from './transactions.machine.ts';
+import type { BetHistoryPage, BetHistoryRequest } from './betHistory.machine.ts';
 
 /*
  * The real implementations of the machines' API actors, one per actor name, each one call of the typed
@@ -152,6 +153,10 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     loadTransactions: fromPromise<TransactionsPage, TransactionsRequest>(async ({ input, signal }) => {
       const answer = await settle(client.GET('/user/get-transactions', { params: { query: input }, signal }));
       return { rows: answer.data.transactions.rows, count: answer.data.transactions.count };
+    }),
+    loadBetHistory: fromPromise<BetHistoryPage, BetHistoryRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/casino/get-transactions', { params: { query: input }, signal }));
+      return { rows: answer.data.betHistory.rows, count: answer.data.betHistory.count };
     }),
     requestWithdrawal: fromPromise<WithdrawAnswer, WithdrawRequest>(async ({ input, signal }) => {
       const { idempotencyKey, ...body } = input;

@@ -13,6 +13,7 @@ import { walletsMachine } from './wallets.machine.ts';
 import { depositMachine } from './deposit.machine.ts';
 import { withdrawMachine } from './withdraw.machine.ts';
 import { transactionsMachine } from './transactions.machine.ts';
+import { betHistoryMachine } from './betHistory.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
 export const machines = {
@@ -31,6 +32,7 @@ export const machines = {
   deposit: depositMachine,
   withdraw: withdrawMachine,
   transactions: transactionsMachine,
+  betHistory: betHistoryMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

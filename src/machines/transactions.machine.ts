@@ -72,7 +72,7 @@ export type TransactionsEvent =
   | { type: 'LIVE.RECONNECTED' };
 
 /** Local midnight of a YYYY-MM-DD day, `days` later, as an instant; null for a day that is not one. */
-function dayStart(day: string, days = 0): string | null {
+export function dayStart(day: string, days = 0): string | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (!match) return null;
   const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + days);

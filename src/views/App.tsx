@@ -21,7 +21,7 @@ const GamesScreen = lazy(() => Screens().then((m) => ({ default: m.GamesScreen }
 const SearchScreen = lazy(() => Screens().then((m) => ({ default: m.SearchScreen })));
 const BonusScreen = lazy(() => Screens().then((m) => ({ default: m.BonusScreen })));
 const WalletRedirect = lazy(() => Screens().then((m) => ({ default: m.WalletRedirect })));
-const BetHistoryScreen = lazy(() => Screens().then((m) => ({ default: m.BetHistoryScreen })));
+const BetHistoryScreen = lazy(withScreensDictionary(() => import('./screens/BetHistoryScreen.tsx')));
 const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScreen })));
 const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m.ResponsibleGamblingScreen })));
 const ReferAFriendScreen = lazy(() => Screens().then((m) => ({ default: m.ReferAFriendScreen })));

@@ -30,6 +30,7 @@ import type { walletsMachine } from '../machines/wallets.machine.ts';
 import type { depositMachine } from '../machines/deposit.machine.ts';
 import type { withdrawMachine } from '../machines/withdraw.machine.ts';
 import type { transactionsMachine } from '../machines/transactions.machine.ts';
+import type { betHistoryMachine } from '../machines/betHistory.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 
@@ -157,6 +158,7 @@ interface FlowMachines {
   deposit: typeof depositMachine;
   withdraw: typeof withdrawMachine;
   transactions: typeof transactionsMachine;
+  betHistory: typeof betHistoryMachine;
 }
 export type FlowName = keyof FlowMachines;
 type FlowMachine = FlowMachines[FlowName];
@@ -258,6 +260,7 @@ function createFlows(
       actions: { notify: notifyAction },
     },
     transactions: { actors: { loadTransactions: actors.loadTransactions, liveEvents } },
+    betHistory: { actors: { loadBetHistory: actors.loadBetHistory, liveEvents } },
   };
 }
 

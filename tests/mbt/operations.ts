@@ -81,6 +81,10 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
     request: (query) => ({ query: { ...query } }),
     response: (page) => ({ data: { transactions: { rows: page.rows, count: page.count } }, errors: [] }),
   },
+  loadBetHistory: {
+    request: (query) => ({ query: { ...query } }),
+    response: (page) => ({ data: { betHistory: { rows: page.rows, count: page.count } }, errors: [] }),
+  },
   requestWithdrawal: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (answer) => ({ data: answer, errors: [] }) },
 };
 

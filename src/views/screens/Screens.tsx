@@ -7,7 +7,6 @@ import { useT } from '../i18n-context.ts';
 import { useWiring } from '../wiring.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { EmptyState, Screen, Tabs } from '../components/Screen.tsx';
-import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
 import { theme } from '../theme.ts';
 import type { WalletTab } from '../wallet/tabs.ts';
 
@@ -67,29 +66,6 @@ export function WalletRedirect({ tab }: { tab: WalletTab }) {
   const { navigate } = useWiring();
   useEffect(() => navigate(`/?wallet=open&tab=${tab}`, { replace: true }), [navigate, tab]);
   return null;
-}
-
-/** A settled round as the bet history lists it (GET /casino/get-transactions; the flow arrives with the games). */
-interface BetRow {
-  id: string;
-}
-
-export function BetHistoryScreen() {
-  const { t } = useT();
-  const columns: Column<BetRow>[] = [
-    { header: t('betHistory.date'), cell: () => null },
-    { header: t('betHistory.game'), cell: () => null },
-    { header: t('betHistory.betAmount'), cell: () => null, numeric: true },
-    { header: t('betHistory.multiplier'), cell: () => null, numeric: true },
-    { header: t('betHistory.payout'), cell: () => null, numeric: true },
-  ];
-  return (
-    <PlayerOnly title={t('betHistory.title')}>
-      <Screen title={t('betHistory.title')}>
-        <ResponsiveTable columns={columns} rows={[]} rowKey={(row) => row.id} empty={t('betHistory.empty')} />
-      </Screen>
-    </PlayerOnly>
-  );
 }
 
 const Details = styled('dl')`

@@ -56,6 +56,7 @@ function failingActors(): ApiActors {
     requestDepositAddress: unexpected(),
     requestWithdrawal: unexpected(),
     loadTransactions: unexpected(),
+    loadBetHistory: unexpected(),
   };
 }
 

@@ -55,6 +55,7 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
       requestDepositAddress: noAnswer(),
       requestWithdrawal: noAnswer(),
       loadTransactions: noAnswer(),
+      loadBetHistory: noAnswer(),
       ...options.actors,
     },
     social: {

@@ -1,0 +1,228 @@
+import { useSelector } from '@xstate/react';
+import { styled } from 'goober';
+import { Link } from 'wouter';
+import { errorMessageKey } from '../../api/errors.ts';
+import { formatAmount, formatDate } from '../../format.ts';
+import {
+  betHistoryMachine,
+  hasMoreBets,
+  isBetHistoryFiltered,
+  type BetHistoryFilter,
+  type BetHistoryItem,
+} from '../../machines/betHistory.machine.ts';
+import { Button, FormError, SelectField, TextField } from '../components/Form.tsx';
+import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
+import { Screen } from '../components/Screen.tsx';
+import { useT } from '../i18n-context.ts';
+import { PlayerOnly } from '../PlayerOnly.tsx';
+import { theme } from '../theme.ts';
+import { useFlow } from '../wiring.ts';
+
+/*
+ * The bet history (src/machines/betHistory.machine.ts): filters by game and days, the rounds (a table on
+ * a desktop, cards on a phone), "Load more". It keeps itself current: the machine subscribes to the live
+ * updates, so a round just played shows without a reload.
+ */
+
+const Filters = styled('div')`
+  display: grid;
+  grid-template-columns: 1fr;
+  gap: 0 ${theme.space(3)};
+  margin-bottom: ${theme.space(2)};
+  ${theme.breakpoint.tablet} {
+    grid-template-columns: repeat(3, minmax(0, 16rem));
+    align-items: start;
+  }
+`;
+
+/** Where ResponsiveTable is a table (from 768 px): one line per value, scrolled sideways rather than broken out. */
+const TableBox = styled('div')`
+  @media (min-width: 768px) {
+    overflow-x: auto;
+    td {
+      white-space: nowrap;
+    }
+  }
+`;
+
+const Muted = styled('p')`
+  margin: 0;
+  color: ${theme.color.textMuted};
+`;
+
+const Footer = styled('div')`
+  display: flex;
+  justify-content: center;
+  margin-top: ${theme.space(4)};
+`;
+
+const Payout = styled('span')`
+  &[data-won='true'] {
+    color: ${theme.color.success};
+    font-weight: 600;
+  }
+`;
+
+const Status = styled('span')`
+  &[data-status='won'] {
+    color: ${theme.color.success};
+  }
+  &[data-status='rolledBack'] {
+    color: ${theme.color.textMuted};
+  }
+`;
+
+/** The empty list's way on: a link that looks like the product's primary button. */
+const ActionLink = styled(Link)`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-height: 2.75rem;
+  margin-top: ${theme.space(3)};
+  padding: ${theme.space(2.5)} ${theme.space(4)};
+  border-radius: ${theme.radius.medium};
+  background: ${theme.color.accentStrong};
+  color: ${theme.color.accentText};
+  font-weight: 600;
+  text-decoration: none;
+  &:hover {
+    filter: brightness(1.15);
+  }
+  &:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+    outline-offset: 2px;
+  }
+`;
+
+/** The list and its filters, without the page around it (the model test renders it alone). */
+export function BetHistory() {
+  const { t, language } = useT();
+  const actor = useFlow(betHistoryMachine);
+  const state = useSelector(actor, (s) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : s.matches('empty') ? 'empty' : 'shown'));
+  // Loading more, or the first page again after a live update: the rows stay, the button is busy.
+  const more = useSelector(actor, (s) =>
+    s.matches({ shown: 'loadingMore' }) || s.matches({ shown: 'refreshing' }) ? 'loading' : s.matches({ shown: 'moreFailed' }) ? 'failed' : 'idle',
+  );
+  const filter = useSelector(actor, (s) => s.context.filter);
+  const query = useSelector(actor, (s) => s.context.query);
+  const filterError = useSelector(actor, (s) => s.context.filterError);
+  const rows = useSelector(actor, (s) => s.context.rows);
+  const count = useSelector(actor, (s) => s.context.count);
+  const games = useSelector(actor, (s) => s.context.games);
+  const errorCode = useSelector(actor, (s) => s.context.errorCode);
+  // A date input reports a day only once it is whole (or '' once cleared).
+  const apply = (next: Partial<BetHistoryFilter>) => actor.send({ type: 'FILTER', filter: { ...filter, ...next } });
+
+  const columns: Column<BetHistoryItem>[] = [
+    { header: t('betHistory.date'), cell: (row) => <time dateTime={row.createdAt}>{formatDate(row.createdAt, language, 'datetime')}</time> },
+    { header: t('betHistory.game'), cell: (row) => row.game.name },
+    { header: t('betHistory.betAmount'), cell: (row) => formatAmount(row.betAmount, row.currencyCode, language), numeric: true },
+    {
+      header: t('betHistory.multiplier'),
+      cell: (row) =>
+        row.multiplier === null ? <span aria-label={t('betHistory.noMultiplier')}>—</span> : `${formatAmount(row.multiplier, '', language)}×`,
+      numeric: true,
+    },
+    {
+      header: t('betHistory.payout'),
+      cell: (row) => <Payout data-won={row.status === 'won'}>{formatAmount(row.payout, row.currencyCode, language)}</Payout>,
+      numeric: true,
+    },
+    { header: t('betHistory.status'), cell: (row) => <Status data-status={row.status}>{t(`betHistory.statuses.${row.status}`)}</Status> },
+  ];
+
+  const failure = (
+    <div>
+      <FormError role="alert">
+        {t('betHistory.loadFailed')} {t(errorMessageKey(errorCode, 'default'))}
+      </FormError>
+      <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
+        {t('common.retry')}
+      </Button>
+    </div>
+  );
+
+  let body;
+  if (state === 'loading') {
+    body = (
+      <Muted role="status" aria-busy="true">
+        {t('states.loading')}
+      </Muted>
+    );
+  } else if (state === 'failed') {
+    body = failure;
+  } else {
+    body = (
+      <section aria-label={t('betHistory.list')}>
+        <TableBox>
+          <ResponsiveTable
+            columns={columns}
+            rows={rows}
+            rowKey={(row) => row.roundId}
+            empty={
+              isBetHistoryFiltered(query) ? (
+                t('betHistory.emptyFiltered')
+              ) : (
+                <>
+                  <p>
+                    {t('betHistory.empty')} {t('betHistory.emptyHint')}
+                  </p>
+                  <ActionLink href="/casino">{t('betHistory.browseGames')}</ActionLink>
+                </>
+              )
+            }
+          />
+        </TableBox>
+        {more === 'failed' ? (
+          failure
+        ) : hasMoreBets({ rows, count }) ? (
+          <Footer>
+            <Button type="button" variant="secondary" aria-busy={more === 'loading'} onClick={() => more === 'idle' && actor.send({ type: 'LOAD_MORE' })}>
+              {more === 'loading' ? t('states.loading') : t('common.loadMore')}
+            </Button>
+          </Footer>
+        ) : null}
+      </section>
+    );
+  }
+
+  return (
+    <div>
+      <Filters>
+        <SelectField
+          label={t('betHistory.game')}
+          value={filter.gameId === null ? '' : String(filter.gameId)}
+          onChange={(event) => apply({ gameId: event.target.value === '' ? null : Number(event.target.value) })}
+        >
+          <option value="">{t('betHistory.allGames')}</option>
+          {games.map((game) => (
+            <option key={game.id} value={String(game.id)}>
+              {game.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label={t('betHistory.from')} type="date" value={filter.from} onChange={(event) => apply({ from: event.target.value })} />
+        <TextField
+          label={t('betHistory.to')}
+          type="date"
+          value={filter.to}
+          min={filter.from || undefined}
+          onChange={(event) => apply({ to: event.target.value })}
+          errors={filterError ? [t('betHistory.dateRange')] : []}
+        />
+      </Filters>
+      {body}
+    </div>
+  );
+}
+
+export default function BetHistoryScreen() {
+  const { t } = useT();
+  return (
+    <PlayerOnly title={t('betHistory.title')}>
+      <Screen title={t('betHistory.title')}>
+        <BetHistory />
+      </Screen>
+    </PlayerOnly>
+  );
+}
