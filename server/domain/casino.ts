@@ -458,6 +458,27 @@ export async function getGameSession(db: Queryable, sessionId: string, now: Date
   };
 }
 
+export interface OpenGameSession {
+  session: StoredGameSession;
+  game: GameListRow;
+}
+
+/**
+ * An open session as its game page shows it, with its game, for whoever may see it: a demo session for
+ * anyone with its id, a real-money one only for its own player. Null when the session is unknown,
+ * expired, another player's, or its game is no longer active.
+ */
+export async function readGameSession(db: Queryable, sessionId: string, userId: number | null, now: Date = new Date()): Promise<OpenGameSession | null> {
+  const session = await getGameSession(db, sessionId, now);
+  if (!session || (!session.demo && session.userId !== userId)) return null;
+  const game = await getGame(db, session.gameId);
+  if (!game) return null;
+  const favourite =
+    userId === null ? undefined : await maybeOne(db, 'SELECT 1 FROM favorite_games WHERE user_id = $1 AND game_id = $2', [userId, game.id]);
+  const { thumbnailHue: _hue, ...row } = game;
+  return { session, game: { ...row, isFavorite: favourite !== undefined } };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Thumbnails
 

@@ -91,6 +91,16 @@ export function casinoHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
       }),
     }),
 
+    casinoGetGameSession: async ({ query, auth }) => {
+      const open = await casino.readGameSession(ctx.db, query.sessionId, auth?.userId ?? null, ctx.now());
+      if (!open) throw new DomainError('GAME_NOT_FOUND_ERROR');
+      const { session, game } = open;
+      return {
+        gameSession: apiSession({ ...session, launchUrl: `/play/${session.sessionId}` }),
+        game,
+      };
+    },
+
     casinoInitGameDemo: async ({ body }) => {
       const session = await casino
         .createGameSession(ctx.db, { userId: null, gameId: body.gameId, demo: true, device: body.device, now: ctx.now() })

@@ -913,6 +913,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/casino/game-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an open game session
+         * @description The session `casinoInitGame` or `casinoInitGameDemo` opened, with its game, while it has not
+         *     expired: what the game page `/play/{sessionId}` shows after a reload or from a shared link.
+         *     A demo session is readable by anyone holding its id; a real-money session only by its own
+         *     player (for anyone else, a visitor included, it does not exist).
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 GAME_NOT_FOUND_ERROR (unknown or expired session,
+         *     another player's real-money session, or a game no longer active); 500 INTERNAL_SERVER_ERROR.
+         */
+        get: operations["casinoGetGameSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/game-wallet/balance": {
         parameters: {
             query?: never;
@@ -4162,6 +4188,37 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    casinoGetGameSession: {
+        parameters: {
+            query: {
+                sessionId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session and its game. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            gameSession: components["schemas"]["GameSession"];
+                            game: components["schemas"]["Game"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
