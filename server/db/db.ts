@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 /**
@@ -146,6 +147,8 @@ export async function openDb(options: DbOptions): Promise<Db> {
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({
+    // The catalogue's name search uses trigram indexes (migration 0012); PostgreSQL ships pg_trgm in contrib.
+    extensions: { pg_trgm },
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadFrom ? { loadDataDir: options.loadFrom } : {}),
   });

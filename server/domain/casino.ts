@@ -221,78 +221,107 @@ export function escapeLike(text: string): string {
  * Active games of active providers, one page at a time with the total: by popularity (sort_order),
  * then name and id; the favourites list by when each was added, newest first.
  *
- * Each filter maps onto a partial index in listing order, so a page is an index range scan and the
- * count an index-only scan; a search scans the stored lower-cased names and counts in the same pass
- * (a few milliseconds for tens of thousands of games).
+ * Two statements. The providers first (a handful of rows): which are inactive, and which match the
+ * search by name. Then the page: each filter maps onto a partial index in listing order, so a page is
+ * an index range; a search is a trigram index lookup on the lower-cased names (migration 0012), with
+ * the games of the providers whose name matched added by provider id, so the planner never has to
+ * guess the size of an OR over a subquery. The total costs no scan of games: a listing's is a sum over
+ * game_counts (active games per provider, category, sub-category and devices, kept by triggers), and a
+ * search's or the favourites' is a window count over the rows the index lookup found anyway.
  */
 export async function listGames(db: Queryable, options: ListGamesOptions): Promise<GamePage> {
   const { limit, offset } = normalisePaging(options);
   const userId = options.userId ?? null;
   if (options.favoritesOnly && userId === null) return { rows: [], count: 0 };
+  const search = options.search?.trim() ?? '';
 
+  // lower() in SQL, as for search_name, so both sides fold case the same way.
+  const providers = await db.query<{ id: number; active: boolean; matches: boolean }>(
+    `SELECT id, active, coalesce(lower(name) LIKE ('%' || lower($1::text) || '%') ESCAPE '\\', false) AS matches FROM providers`,
+    [search === '' ? null : escapeLike(search)],
+  );
   const params: unknown[] = [];
   const param = (value: unknown): string => {
     params.push(value);
     return `$${params.length}`;
   };
-  const where = ['g.active'];
-  // Providers are few and almost never inactive: filtering their games out by id, only when there are
-  // some, keeps the count an index-only scan instead of a join over every matching game.
-  const inactiveProviders = await db.query<{ id: number }>('SELECT id FROM providers WHERE NOT active');
-  if (inactiveProviders.length > 0) {
-    where.push(`g.provider_id <> ALL (${param(inactiveProviders.map((p) => p.id))}::int[])`);
-  }
-  if (options.categoryId !== undefined) where.push(`g.category_id = ${param(options.categoryId)}`);
-  if (options.subCategoryId !== undefined) where.push(`g.sub_category_id = ${param(options.subCategoryId)}`);
-  if (options.providerId !== undefined) where.push(`g.provider_id = ${param(options.providerId)}`);
-  if (options.device !== undefined) where.push(`${param(options.device)}::text = ANY (g.devices)`);
-  const search = options.search?.trim() ?? '';
-  if (search !== '') {
-    // lower() in SQL, as for search_name, so both sides fold case the same way.
-    const pattern = `('%' || lower(${param(escapeLike(search))}::text) || '%')`;
-    where.push(
-      `(g.search_name LIKE ${pattern} ESCAPE '\\' OR g.provider_id IN (
-         SELECT id FROM providers WHERE lower(name) LIKE ${pattern} ESCAPE '\\'))`,
-    );
-  }
-  let from = 'games g';
-  let innerOrder = 'g.sort_order, g.name, g.id';
-  let outerOrder = innerOrder;
-  let orderColumns = '';
-  if (options.favoritesOnly) {
-    from = `favorite_games f JOIN games g ON g.id = f.game_id AND f.user_id = ${param(userId)}::bigint`;
-    innerOrder = 'f.created_at DESC, g.id DESC';
-    outerOrder = 'page.favorited_at DESC, g.id DESC';
-    orderColumns = ', f.created_at AS favorited_at';
-  }
-  const filterParams = [...params];
-  const whereSql = where.join(' AND ');
+  const inactiveProviders = providers.filter((p) => !p.active).map((p) => p.id);
+  const matchingProviders = providers.filter((p) => p.active && p.matches).map((p) => p.id);
 
+  // The filters twice over: on games for the page, and on game_counts for a listing's total.
+  const where = ['g.active'];
+  const countWhere: string[] = [];
+  const filter = (column: string, value: unknown): void => {
+    const placeholder = param(value);
+    where.push(`g.${column} = ${placeholder}`);
+    countWhere.push(`c.${column} = ${placeholder}`);
+  };
+  // Providers are few and almost never inactive: filtering their games out by id, only when there are
+  // some, keeps a page an index-only scan.
+  if (inactiveProviders.length > 0) {
+    const ids = param(inactiveProviders);
+    where.push(`g.provider_id <> ALL (${ids}::int[])`);
+    countWhere.push(`c.provider_id <> ALL (${ids}::int[])`);
+  }
+  if (options.categoryId !== undefined) filter('category_id', options.categoryId);
+  if (options.subCategoryId !== undefined) filter('sub_category_id', options.subCategoryId);
+  if (options.providerId !== undefined) filter('provider_id', options.providerId);
+  if (options.device !== undefined) {
+    const device = param(options.device);
+    where.push(`${device}::text = ANY (g.devices)`);
+    countWhere.push(`${device}::text = ANY (c.devices)`);
+  }
+  if (search !== '') {
+    const pattern = `('%' || lower(${param(escapeLike(search))}::text) || '%')`;
+    const byName = `g.search_name LIKE ${pattern} ESCAPE '\\'`;
+    where.push(matchingProviders.length === 0 ? byName : `(${byName} OR g.provider_id = ANY (${param(matchingProviders)}::int[]))`);
+  }
+  const favorites = options.favoritesOnly === true;
+  const from = favorites ? `favorite_games f JOIN games g ON g.id = f.game_id AND f.user_id = ${param(userId)}::bigint` : 'games g';
+  const whereSql = where.join(' AND ');
+  const filterParams = [...params];
   const userParam = param(userId);
-  // A search scans the names anyway: counting in the same pass (a window count) saves a second scan.
-  const countInline = search !== '';
-  // The page's ids first (an index range, no joins), then the joins for those few rows only: deep
-  // pages then skip index entries instead of joined rows.
-  const rows = await db.query<GameRow & { is_favorite: boolean; total_count: number | null }>(
-    `WITH page AS (
-       SELECT g.id${orderColumns}${countInline ? ', count(*) OVER () AS total_count' : ', NULL::bigint AS total_count'}
-       FROM ${from}
-       WHERE ${whereSql}
-       ORDER BY ${innerOrder}
-       LIMIT ${param(limit)} OFFSET ${param(offset)}
-     )
-     SELECT ${GAME_COLUMNS}, page.total_count,
+  const range = `LIMIT ${param(limit)} OFFSET ${param(offset)}`;
+  let countSql: string;
+  let pageSql: string;
+  let totalSql: string;
+  if (search === '' && !favorites) {
+    // A listing: the page's ids are an index range in listing order, the planner stopping at the page's
+    // end; the total is the sum of the listing's groups in game_counts, once for the statement.
+    countSql = `SELECT coalesce(sum(c.games), 0) AS count FROM game_counts c${countWhere.length > 0 ? ` WHERE ${countWhere.join(' AND ')}` : ''}`;
+    pageSql = `page AS (SELECT g.id FROM games g WHERE ${whereSql} ORDER BY g.sort_order, g.name, g.id ${range})`;
+    totalSql = `(${countSql})`;
+  } else {
+    // A search or the favourites: every match is read to be ordered (a trigram index lookup, or the
+    // player's favourites), so the same rows give the total. MATERIALIZED plans the matches without
+    // the page's LIMIT: planned with it, PostgreSQL walks the listing index in order and filters every
+    // game, hoping to stop early, as if a count over all the rows could stop early too.
+    countSql = `SELECT count(*) AS count FROM ${from} WHERE ${whereSql}`;
+    pageSql = favorites
+      ? `matches AS MATERIALIZED (SELECT g.id, f.created_at AS favorited_at FROM ${from} WHERE ${whereSql}),
+         page AS (SELECT id, favorited_at FROM matches ORDER BY favorited_at DESC, id DESC ${range})`
+      : `matches AS MATERIALIZED (SELECT g.id, g.sort_order, g.name FROM ${from} WHERE ${whereSql}),
+         page AS (SELECT id FROM matches ORDER BY sort_order, name, id ${range})`;
+    totalSql = '(SELECT count(*) FROM matches)';
+  }
+
+  // The page's ids first (no joins), then the joins for those few rows only: deep pages then skip index
+  // entries instead of joined rows.
+  const rows = await db.query<GameRow & { is_favorite: boolean; total_count: number }>(
+    `WITH ${pageSql}
+     SELECT ${GAME_COLUMNS}, ${totalSql} AS total_count,
        (${userParam}::bigint IS NOT NULL AND EXISTS (
          SELECT 1 FROM favorite_games uf WHERE uf.user_id = ${userParam}::bigint AND uf.game_id = g.id)) AS is_favorite
      FROM page JOIN games g ON g.id = page.id JOIN providers p ON p.id = g.provider_id
-     ORDER BY ${outerOrder}`,
+     ORDER BY ${favorites ? 'page.favorited_at DESC, g.id DESC' : 'g.sort_order, g.name, g.id'}`,
     params,
   );
   let count: number;
   const first = rows[0];
-  if (countInline && first && first.total_count !== null) count = first.total_count;
-  else if (countInline && offset === 0) count = 0;
-  else count = (await one<{ count: number }>(db, `SELECT count(*) AS count FROM ${from} WHERE ${whereSql}`, filterParams)).count;
+  if (first) count = first.total_count;
+  else if (offset === 0) count = 0;
+  // A page past the end: the total alone.
+  else count = (await one<{ count: number }>(db, countSql, filterParams)).count;
   return {
     rows: rows.map((r) => {
       const { thumbnailHue: _hue, ...game } = toGame(r);

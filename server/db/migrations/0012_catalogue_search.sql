@@ -1,0 +1,114 @@
+-- The catalogue listing at tens of thousands of games: a name search is an index lookup (trigrams), and
+-- a page's total comes from a small table of counts kept by triggers instead of a count(*) over games.
+
+-- Trigram indexes answer LIKE '%text%' (and prefixes) from the index; the rows it proposes are checked
+-- against the pattern, so the results are exact. PGlite loads the extension in server/db/db.ts;
+-- pg_trgm is a trusted extension on PostgreSQL (13+), so the database's owner may create it.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+-- Only active games are ever searched. Replaces the prefix-only index, which no query uses.
+CREATE INDEX games_search_trgm ON games USING gin (search_name gin_trgm_ops) WHERE active;
+DROP INDEX games_search_name;
+
+-- Active games per combination of the listing's filters (provider, category, sub-category, devices):
+-- a few hundred rows at most however large the catalogue, so the total of any filtered listing is a
+-- sum over this table, and inactive providers are left out by id when summing. Kept by the statement
+-- triggers below in the same transaction as the change to games, so it is exact at every snapshot.
+CREATE TABLE game_counts (
+  provider_id integer NOT NULL,
+  category_id integer NOT NULL,
+  -- 0 for games without a sub-category (a key column cannot be null for ON CONFLICT to find it).
+  sub_category_id integer NOT NULL,
+  devices text[] NOT NULL,
+  games integer NOT NULL CHECK (games >= 0),
+  PRIMARY KEY (provider_id, category_id, sub_category_id, devices)
+);
+
+-- Applies a change of active games per group (a jsonb array of {provider_id, category_id,
+-- sub_category_id, devices, games}, games being what is added, negative for what is removed). A group
+-- brought to zero is deleted, so a provider or category can be deleted once its games are. A removal
+-- from a group that is not there means the table no longer matches games: refused, not skipped.
+CREATE FUNCTION game_counts_apply(delta jsonb) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  removed integer;
+  expected integer;
+BEGIN
+  -- Removals first: an insert of a negative row would fail the CHECK before ON CONFLICT is looked at.
+  SELECT count(*) INTO expected FROM jsonb_array_elements(delta) e WHERE (e->>'games')::integer < 0;
+  UPDATE game_counts c SET games = c.games + d.games
+  FROM jsonb_to_recordset(delta) AS d(provider_id integer, category_id integer, sub_category_id integer, devices text[], games integer)
+  WHERE d.games < 0 AND c.provider_id = d.provider_id AND c.category_id = d.category_id
+    AND c.sub_category_id = d.sub_category_id AND c.devices = d.devices;
+  GET DIAGNOSTICS removed = ROW_COUNT;
+  IF removed <> expected THEN
+    RAISE EXCEPTION 'game_counts does not match games (% of % groups found)', removed, expected;
+  END IF;
+  DELETE FROM game_counts WHERE games = 0;
+
+  INSERT INTO game_counts AS c (provider_id, category_id, sub_category_id, devices, games)
+  SELECT d.provider_id, d.category_id, d.sub_category_id, d.devices, d.games
+  FROM jsonb_to_recordset(delta) AS d(provider_id integer, category_id integer, sub_category_id integer, devices text[], games integer)
+  WHERE d.games > 0
+  ORDER BY d.provider_id, d.category_id, d.sub_category_id, d.devices
+  ON CONFLICT (provider_id, category_id, sub_category_id, devices) DO UPDATE SET games = c.games + excluded.games;
+END;
+$$;
+
+CREATE FUNCTION game_counts_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM game_counts_apply((
+    SELECT jsonb_agg(x) FROM (
+      SELECT provider_id, category_id, coalesce(sub_category_id, 0) AS sub_category_id, devices, count(*) AS games
+      FROM new_games WHERE active GROUP BY 1, 2, 3, 4
+    ) x));
+  RETURN NULL;
+END;
+$$;
+
+CREATE FUNCTION game_counts_after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM game_counts_apply((
+    SELECT jsonb_agg(x) FROM (
+      SELECT provider_id, category_id, coalesce(sub_category_id, 0) AS sub_category_id, devices, -count(*) AS games
+      FROM old_games WHERE active GROUP BY 1, 2, 3, 4
+    ) x));
+  RETURN NULL;
+END;
+$$;
+
+CREATE FUNCTION game_counts_after_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM game_counts_apply((
+    SELECT jsonb_agg(x) FROM (
+      SELECT provider_id, category_id, sub_category_id, devices, sum(games) AS games FROM (
+        SELECT provider_id, category_id, coalesce(sub_category_id, 0) AS sub_category_id, devices, 1 AS games
+        FROM new_games WHERE active
+        UNION ALL
+        SELECT provider_id, category_id, coalesce(sub_category_id, 0), devices, -1
+        FROM old_games WHERE active
+      ) moved GROUP BY 1, 2, 3, 4
+    ) x));
+  RETURN NULL;
+END;
+$$;
+
+CREATE FUNCTION game_counts_after_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM game_counts;
+  RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER game_counts_insert AFTER INSERT ON games
+  REFERENCING NEW TABLE AS new_games FOR EACH STATEMENT EXECUTE FUNCTION game_counts_after_insert();
+CREATE TRIGGER game_counts_delete AFTER DELETE ON games
+  REFERENCING OLD TABLE AS old_games FOR EACH STATEMENT EXECUTE FUNCTION game_counts_after_delete();
+CREATE TRIGGER game_counts_update AFTER UPDATE ON games
+  REFERENCING OLD TABLE AS old_games NEW TABLE AS new_games FOR EACH STATEMENT EXECUTE FUNCTION game_counts_after_update();
+CREATE TRIGGER game_counts_truncate AFTER TRUNCATE ON games
+  FOR EACH STATEMENT EXECUTE FUNCTION game_counts_after_truncate();
+
+-- The games already there.
+INSERT INTO game_counts (provider_id, category_id, sub_category_id, devices, games)
+SELECT provider_id, category_id, coalesce(sub_category_id, 0), devices, count(*)
+FROM games WHERE active GROUP BY 1, 2, 3, 4;
