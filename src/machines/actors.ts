@@ -15,6 +15,10 @@ import type { Wallet } from './live.ts';
 import type { DepositAddress, DepositRequest, PaymentActivity, PaymentProvider } from './deposit.machine.ts';
 import type { WithdrawAnswer, WithdrawRequest } from './withdraw.machine.ts';
 import type { TransactionsPage, TransactionsRequest } from './transactions.machine.ts';
+import type { Category, GamesPage, GamesRequest, Provider, SubCategory } from './gameList.machine.ts';
+import type { Banner } from './lobby.machine.ts';
+import type { FavouriteToggle } from './favourite.machine.ts';
+import type { GameSession, OpenGameSession } from './launch.machine.ts';
 import type { BetHistoryPage, BetHistoryRequest } from './betHistory.machine.ts';
 
 /*
@@ -157,6 +161,46 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     loadBetHistory: fromPromise<BetHistoryPage, BetHistoryRequest>(async ({ input, signal }) => {
       const answer = await settle(client.GET('/casino/get-transactions', { params: { query: input }, signal }));
       return { rows: answer.data.betHistory.rows, count: answer.data.betHistory.count };
+    }),
+    loadCategories: fromPromise<Category[]>(async ({ signal }) => {
+      const answer = await settle(client.GET('/casino/get-categories', { signal }));
+      return answer.data.categories;
+    }),
+    loadSubCategories: fromPromise<SubCategory[]>(async ({ signal }) => {
+      const answer = await settle(client.GET('/casino/get-sub-categories', { signal }));
+      return answer.data.subCategories;
+    }),
+    loadProviders: fromPromise<Provider[]>(async ({ signal }) => {
+      const answer = await settle(client.GET('/casino/get-providers', { signal }));
+      return answer.data.providers;
+    }),
+    loadBanners: fromPromise<Banner[]>(async ({ signal }) => {
+      const answer = await settle(client.GET('/common/get-banners', { signal }));
+      return answer.data.banners;
+    }),
+    loadGames: fromPromise<GamesPage, GamesRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/casino/get-all-games', { params: { query: input }, signal }));
+      return { rows: answer.data.casinoGames.rows, count: answer.data.casinoGames.count };
+    }),
+    loadFavouriteGames: fromPromise<GamesPage, GamesRequest>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/casino/get-favorite-games', { params: { query: { page: input.page, limit: input.limit } }, signal }));
+      return { rows: answer.data.casinoGames.rows, count: answer.data.casinoGames.count };
+    }),
+    toggleFavourite: fromPromise<FavouriteToggle, { gameId: number }>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/casino/toggle-favorite-game', { body: input, signal }));
+      return answer.data;
+    }),
+    launchGame: fromPromise<GameSession, { gameId: number }>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/casino/init-game', { body: input, signal }));
+      return answer.data.gameSession;
+    }),
+    launchDemo: fromPromise<GameSession, { gameId: number }>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/casino/init-game-demo', { body: input, signal }));
+      return answer.data.gameSession;
+    }),
+    loadGameSession: fromPromise<OpenGameSession, { sessionId: string }>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/casino/game-session', { params: { query: input }, signal }));
+      return answer.data;
     }),
     requestWithdrawal: fromPromise<WithdrawAnswer, WithdrawRequest>(async ({ input, signal }) => {
       const { idempotencyKey, ...body } = input;

@@ -85,6 +85,22 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
     request: (query) => ({ query: { ...query } }),
     response: (page) => ({ data: { betHistory: { rows: page.rows, count: page.count } }, errors: [] }),
   },
+  loadCategories: { request: none, response: (categories) => ({ data: { categories }, errors: [] }) },
+  loadSubCategories: { request: none, response: (subCategories) => ({ data: { subCategories }, errors: [] }) },
+  loadProviders: { request: none, response: (providers) => ({ data: { providers }, errors: [] }) },
+  loadBanners: { request: none, response: (banners) => ({ data: { banners }, errors: [] }) },
+  loadGames: {
+    request: (query) => ({ query: { ...query } }),
+    response: (page) => ({ data: { casinoGames: { rows: page.rows, count: page.count } }, errors: [] }),
+  },
+  loadFavouriteGames: {
+    request: (query) => ({ query: { page: query.page, limit: query.limit } }),
+    response: (page) => ({ data: { casinoGames: { rows: page.rows, count: page.count } }, errors: [] }),
+  },
+  toggleFavourite: { request: (body) => ({ body }), response: (toggle) => ({ data: toggle, errors: [] }) },
+  launchGame: { request: (body) => ({ body }), response: (gameSession) => ({ data: { gameSession }, errors: [] }) },
+  launchDemo: { request: (body) => ({ body }), response: (gameSession) => ({ data: { gameSession }, errors: [] }) },
+  loadGameSession: { request: (query) => ({ query: { ...query } }), response: (open) => ({ data: open, errors: [] }) },
   requestWithdrawal: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (answer) => ({ data: answer, errors: [] }) },
 };
 

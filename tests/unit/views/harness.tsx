@@ -56,6 +56,16 @@ function failingActors(): ApiActors {
     requestDepositAddress: unexpected(),
     requestWithdrawal: unexpected(),
     loadTransactions: unexpected(),
+    loadCategories: unexpected(),
+    loadSubCategories: unexpected(),
+    loadProviders: unexpected(),
+    loadBanners: unexpected(),
+    loadGames: unexpected(),
+    loadFavouriteGames: unexpected(),
+    toggleFavourite: unexpected(),
+    launchGame: unexpected(),
+    launchDemo: unexpected(),
+    loadGameSession: unexpected(),
     loadBetHistory: unexpected(),
   };
 }
