@@ -160,6 +160,9 @@ it('asks a visitor to log in, then shows an empty history that leads to the casi
   await page.getByRole('heading', { level: 1, name: 'Bet history' }).waitFor();
   await page.getByText('No bets yet. Pick a game in the casino and your rounds will show up here.').waitFor();
   expect(await page.getByRole('link', { name: 'Browse games' }).getAttribute('href')).toBe('/casino');
+  // Nothing to filter yet, and no table headings over nothing.
+  expect(await page.getByLabel('Game', { exact: true }).count()).toBe(0);
+  expect(await page.getByRole('table').count()).toBe(0);
   await screenshots('bet-history-empty');
 });
 

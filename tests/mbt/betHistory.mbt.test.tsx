@@ -157,15 +157,18 @@ describeModel('betHistory', {
       expect(screen.queryByRole('table')).toBeNull();
     },
     empty: (view, snapshot) => {
-      seeFilters(view, snapshot.context);
       const empty = screen.getByRole('status');
       expect(screen.queryByRole('alert')).toBeNull();
       expect(buttonNamed(view.t('common.loadMore'))).toBeNull();
+      // No table headings over nothing.
+      expect(screen.queryByRole('table')).toBeNull();
       if (isBetHistoryFiltered(snapshot.context.query)) {
+        seeFilters(view, snapshot.context);
         expect(empty.textContent).toBe(view.t('betHistory.emptyFiltered'));
         return;
       }
-      // What to do next: find a game to play.
+      // A player who never played has nothing to filter; what to do next: find a game to play.
+      expect(screen.queryByLabelText(view.t('betHistory.game')), 'no filters over an empty history').toBeNull();
       expect(empty.querySelector('p')?.textContent).toBe(`${view.t('betHistory.empty')} ${view.t('betHistory.emptyHint')}`);
       const browse = screen.getByRole('link', { name: view.t('betHistory.browseGames') });
       expect(browse.getAttribute('href')).toBe('/casino');

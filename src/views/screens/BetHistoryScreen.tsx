@@ -12,7 +12,7 @@ import {
 } from '../../machines/betHistory.machine.ts';
 import { Button, FormError, SelectField, TextField } from '../components/Form.tsx';
 import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
-import { Screen } from '../components/Screen.tsx';
+import { EmptyState, Screen } from '../components/Screen.tsx';
 import { useT } from '../i18n-context.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { theme } from '../theme.ts';
@@ -24,14 +24,21 @@ import { useFlow } from '../wiring.ts';
  * updates, so a round just played shows without a reload.
  */
 
+/** On a phone the game takes a row and the two days share the next, so the rounds start higher up. */
 const Filters = styled('div')`
   display: grid;
-  grid-template-columns: 1fr;
+  grid-template-columns: repeat(2, minmax(0, 1fr));
   gap: 0 ${theme.space(3)};
+  align-items: start;
   margin-bottom: ${theme.space(2)};
+  & > :first-child {
+    grid-column: 1 / -1;
+  }
   ${theme.breakpoint.tablet} {
     grid-template-columns: repeat(3, minmax(0, 16rem));
-    align-items: start;
+    & > :first-child {
+      grid-column: auto;
+    }
   }
 `;
 
@@ -151,6 +158,18 @@ export function BetHistory() {
     );
   } else if (state === 'failed') {
     body = failure;
+  } else if (state === 'empty') {
+    // No table headings over nothing: what to do next instead.
+    body = isBetHistoryFiltered(query) ? (
+      <EmptyState>{t('betHistory.emptyFiltered')}</EmptyState>
+    ) : (
+      <EmptyState>
+        <p>
+          {t('betHistory.empty')} {t('betHistory.emptyHint')}
+        </p>
+        <ActionLink href="/casino">{t('betHistory.browseGames')}</ActionLink>
+      </EmptyState>
+    );
   } else {
     body = (
       <section aria-label={t('betHistory.list')}>
@@ -159,18 +178,7 @@ export function BetHistory() {
             columns={columns}
             rows={rows}
             rowKey={(row) => row.roundId}
-            empty={
-              isBetHistoryFiltered(query) ? (
-                t('betHistory.emptyFiltered')
-              ) : (
-                <>
-                  <p>
-                    {t('betHistory.empty')} {t('betHistory.emptyHint')}
-                  </p>
-                  <ActionLink href="/casino">{t('betHistory.browseGames')}</ActionLink>
-                </>
-              )
-            }
+            empty={null}
           />
         </TableBox>
         {more === 'failed' ? (
@@ -186,31 +194,35 @@ export function BetHistory() {
     );
   }
 
+  // A player who never played has nothing to filter: the way to the casino alone.
+  const filterable = state !== 'empty' || isBetHistoryFiltered(query);
   return (
     <div>
-      <Filters>
-        <SelectField
-          label={t('betHistory.game')}
-          value={filter.gameId === null ? '' : String(filter.gameId)}
-          onChange={(event) => apply({ gameId: event.target.value === '' ? null : Number(event.target.value) })}
-        >
-          <option value="">{t('betHistory.allGames')}</option>
-          {games.map((game) => (
-            <option key={game.id} value={String(game.id)}>
-              {game.name}
-            </option>
-          ))}
-        </SelectField>
-        <TextField label={t('betHistory.from')} type="date" value={filter.from} onChange={(event) => apply({ from: event.target.value })} />
-        <TextField
-          label={t('betHistory.to')}
-          type="date"
-          value={filter.to}
-          min={filter.from || undefined}
-          onChange={(event) => apply({ to: event.target.value })}
-          errors={filterError ? [t('betHistory.dateRange')] : []}
-        />
-      </Filters>
+      {filterable ? (
+        <Filters>
+          <SelectField
+            label={t('betHistory.game')}
+            value={filter.gameId === null ? '' : String(filter.gameId)}
+            onChange={(event) => apply({ gameId: event.target.value === '' ? null : Number(event.target.value) })}
+          >
+            <option value="">{t('betHistory.allGames')}</option>
+            {games.map((game) => (
+              <option key={game.id} value={String(game.id)}>
+                {game.name}
+              </option>
+            ))}
+          </SelectField>
+          <TextField label={t('betHistory.from')} type="date" value={filter.from} onChange={(event) => apply({ from: event.target.value })} />
+          <TextField
+            label={t('betHistory.to')}
+            type="date"
+            value={filter.to}
+            min={filter.from || undefined}
+            onChange={(event) => apply({ to: event.target.value })}
+            errors={filterError ? [t('betHistory.dateRange')] : []}
+          />
+        </Filters>
+      ) : null}
       {body}
     </div>
   );
