@@ -55,6 +55,7 @@ const POSTGRESQL_FILES = [
   'accounts', // accounts and sessions: uniqueness in any case, tokens, limits on the server clock
   'activity', // deposits and withdrawals in flight or ended within a day: time windows and an optional typed filter
   'bonuses', // claims, wagering, forfeits and expiry moving money
+  'catalogue-queries', // the listing's plans at 10,000 games, its counts kept by triggers under concurrent changes
   'deposits', // webhooks crediting a wallet once, replays, a restart
   'documents', // two uploads at once for one player
   'events', // live updates announced by the database: two server instances, each with its own LISTEN connection
