@@ -366,6 +366,17 @@ export const enScreens = {
     },
   },
 
+  /** The game page: the bar over the game and what it says. */
+  gamePage: {
+    title: 'Game',
+    playMoney: 'Play money',
+    balance: 'Balance',
+    emptyWallet: 'Your {{currency}} balance is empty. Deposit to play for real money.',
+    switchToDemo: 'Play the demo',
+    back: 'Back to the games',
+    fullscreen: 'Full screen',
+    notPlayable: '{{name}} cannot be played here yet: its game has not been installed on this casino.',
+  },
   betHistory: {
     title: 'Bet history',
     empty: 'No bets yet.',

@@ -196,6 +196,14 @@ export const enShell = {
     emptyFavourites: 'No favourite games yet. Tap the heart on a game to add it here.',
     emptySearch: 'No games match “{{query}}”.',
     emptySports: 'Sports betting is coming soon.',
+    subCategories: 'Sub-categories',
+    allSubCategories: 'All sub-categories',
+    viewAll: 'View all',
+    scrollBack: 'Scroll back',
+    scrollOn: 'Scroll on',
+    banners: 'Promotions',
+    gameCount: '{{count}} games',
+    loadFailed: 'The games could not be loaded.',
   },
 
 } as const;

@@ -363,6 +363,17 @@ export const esScreens: ScreensDictionary = {
     },
   },
 
+  /** The game page: the bar over the game and what it says. */
+  gamePage: {
+    title: 'Juego',
+    playMoney: 'Dinero de juego',
+    balance: 'Saldo',
+    emptyWallet: 'Tu saldo en {{currency}} está vacío. Deposita para jugar con dinero real.',
+    switchToDemo: 'Jugar la demo',
+    back: 'Volver a los juegos',
+    fullscreen: 'Pantalla completa',
+    notPlayable: '{{name}} aún no se puede jugar aquí: su juego no está instalado en este casino.',
+  },
   betHistory: {
     title: 'Historial de apuestas',
     empty: 'Todavía no hay apuestas.',

@@ -178,6 +178,14 @@ export const esShell: ShellDictionary = {
     emptyFavourites: 'Todavía no tienes juegos favoritos. Toca el corazón de un juego para añadirlo aquí.',
     emptySearch: 'Ningún juego coincide con «{{query}}».',
     emptySports: 'Las apuestas deportivas llegarán pronto.',
+    subCategories: 'Subcategorías',
+    allSubCategories: 'Todas las subcategorías',
+    viewAll: 'Ver todos',
+    scrollBack: 'Atrás',
+    scrollOn: 'Adelante',
+    banners: 'Promociones',
+    gameCount: '{{count}} juegos',
+    loadFailed: 'No se pudieron cargar los juegos.',
   },
 
 };

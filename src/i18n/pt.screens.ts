@@ -363,6 +363,17 @@ export const ptScreens: ScreensDictionary = {
     },
   },
 
+  /** The game page: the bar over the game and what it says. */
+  gamePage: {
+    title: 'Jogo',
+    playMoney: 'Dinheiro de jogo',
+    balance: 'Saldo',
+    emptyWallet: 'O seu saldo em {{currency}} está vazio. Deposite para jogar a dinheiro real.',
+    switchToDemo: 'Jogar a demo',
+    back: 'Voltar aos jogos',
+    fullscreen: 'Ecrã inteiro',
+    notPlayable: '{{name}} ainda não pode ser jogado aqui: o jogo não foi instalado neste casino.',
+  },
   betHistory: {
     title: 'Histórico de apostas',
     empty: 'Ainda não há apostas.',

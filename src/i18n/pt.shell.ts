@@ -178,6 +178,14 @@ export const ptShell: ShellDictionary = {
     emptyFavourites: 'Ainda não tem jogos favoritos. Toque no coração de um jogo para o adicionar aqui.',
     emptySearch: 'Nenhum jogo corresponde a “{{query}}”.',
     emptySports: 'As apostas desportivas chegam em breve.',
+    subCategories: 'Subcategorias',
+    allSubCategories: 'Todas as subcategorias',
+    viewAll: 'Ver todos',
+    scrollBack: 'Recuar',
+    scrollOn: 'Avançar',
+    banners: 'Promoções',
+    gameCount: '{{count}} jogos',
+    loadFailed: 'Não foi possível carregar os jogos.',
   },
 
 };

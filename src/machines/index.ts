@@ -13,6 +13,11 @@ import { walletsMachine } from './wallets.machine.ts';
 import { depositMachine } from './deposit.machine.ts';
 import { withdrawMachine } from './withdraw.machine.ts';
 import { transactionsMachine } from './transactions.machine.ts';
+import { gameListMachine } from './gameList.machine.ts';
+import { lobbyMachine } from './lobby.machine.ts';
+import { gameRowMachine } from './gameRow.machine.ts';
+import { favouriteMachine } from './favourite.machine.ts';
+import { launchMachine } from './launch.machine.ts';
 import { betHistoryMachine } from './betHistory.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
@@ -32,6 +37,11 @@ export const machines = {
   deposit: depositMachine,
   withdraw: withdrawMachine,
   transactions: transactionsMachine,
+  lobby: lobbyMachine,
+  gameRow: gameRowMachine,
+  gameList: gameListMachine,
+  favourite: favouriteMachine,
+  launch: launchMachine,
   betHistory: betHistoryMachine,
 } as const;
 

@@ -7,7 +7,8 @@ import { createTranslator, loadDictionary, loadScreensDictionaries, type Languag
 import { TranslatorContext, useT } from './i18n-context.ts';
 import { createBrowserWiring, RESET_FLOWS_EVENT, TOAST_EVENT, toastRequested, WiringContext, type Wiring } from './wiring.ts';
 import { Layout } from './Layout.tsx';
-import { EmptyState, Screen } from './components/Screen.tsx';
+import { EmptyState } from './components/Screen.tsx';
+import Lobby from './games/Lobby.tsx';
 import { theme } from './theme.ts';
 
 /** A lazily loaded screen or dialog comes with the screens part of the dictionaries (src/i18n/index.ts). */
@@ -17,8 +18,11 @@ function withScreensDictionary<T>(load: () => Promise<T>): () => Promise<T> {
 
 // Every screen but the lobby is a chunk of its own, loaded when its route is visited.
 const Screens = withScreensDictionary(() => import('./screens/Screens.tsx'));
-const GamesScreen = lazy(() => Screens().then((m) => ({ default: m.GamesScreen })));
-const SearchScreen = lazy(() => Screens().then((m) => ({ default: m.SearchScreen })));
+// The grids of games and the game page: chunks of their own (the lobby is in the first load).
+const Grids = lazy(withScreensDictionary(() => import('./games/GamesScreen.tsx').then((m) => ({ default: m.GridRoute }))));
+const GRID_PATHS = /^\/(casino|live-casino|sports|games|search|category\/[^/]+|provider\/[^/]+)\/?$/;
+const Play = lazy(withScreensDictionary(() => import('./games/GamePage.tsx')));
+const Favourites = lazy(withScreensDictionary(() => import('./games/GamesScreen.tsx').then((m) => ({ default: m.FavouritesScreen }))));
 const BonusScreen = lazy(() => Screens().then((m) => ({ default: m.BonusScreen })));
 const WalletRedirect = lazy(() => Screens().then((m) => ({ default: m.WalletRedirect })));
 const BetHistoryScreen = lazy(withScreensDictionary(() => import('./screens/BetHistoryScreen.tsx')));
@@ -32,16 +36,6 @@ const Toasts = lazy(() => import('./Toasts.tsx'));
 // The reviewers' flow charts: their own chunk (with ELK loaded after it), never in the player's bundle.
 const FlowsScreen = lazy(() => import('./flows/FlowsScreen.tsx'));
 
-function Lobby() {
-  const { t } = useT();
-  return (
-    <Screen title={t('games.lobbyTitle')}>
-      <p>{t('games.lobbyWelcome', { site: t('app.name') })}</p>
-      <EmptyState>{t('games.empty')}</EmptyState>
-    </Screen>
-  );
-}
-
 function Loading() {
   const { t } = useT();
   return <EmptyState>{t('states.loading')}</EmptyState>;
@@ -54,24 +48,14 @@ function Routes() {
         <Route path="/">
           <Lobby />
         </Route>
-        <Route path="/casino">
-          <GamesScreen title="games.casinoTitle" empty="games.empty" />
-        </Route>
-        <Route path="/live-casino">
-          <GamesScreen title="games.liveCasinoTitle" empty="games.empty" />
-        </Route>
-        <Route path="/sports">
-          <GamesScreen title="games.sportsTitle" empty="games.emptySports" />
-        </Route>
-        <Route path="/games">
-          <GamesScreen title="games.allGamesTitle" empty="games.empty" />
+        {/* Every grid of games: which one, the lazily loaded screen reads from the path. */}
+        <Route path={GRID_PATHS}>
+          <Grids />
         </Route>
         <Route path="/favourites">
-          <GamesScreen title="games.favouritesTitle" empty="games.emptyFavourites" />
+          <Favourites />
         </Route>
-        <Route path="/search">
-          <SearchScreen />
-        </Route>
+        <Route path="/play/:sessionId?">{(params) => <Play sessionId={params.sessionId} />}</Route>
         <Route path="/bonus">
           <BonusScreen />
         </Route>

@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { useWiring } from './wiring.ts';
 import { useT } from './i18n-context.ts';
 import { Screen, EmptyState } from './components/Screen.tsx';
-import { Button } from './components/Form.tsx';
+import { Button } from './components/Button.tsx';
 
 /**
  * Wallet, profile, bonuses and the other player areas (SPEC §6): a visitor is asked to log in

@@ -30,6 +30,11 @@ import type { walletsMachine } from '../machines/wallets.machine.ts';
 import type { depositMachine } from '../machines/deposit.machine.ts';
 import type { withdrawMachine } from '../machines/withdraw.machine.ts';
 import type { transactionsMachine } from '../machines/transactions.machine.ts';
+import type { gameListMachine } from '../machines/gameList.machine.ts';
+import type { lobbyMachine } from '../machines/lobby.machine.ts';
+import type { gameRowMachine } from '../machines/gameRow.machine.ts';
+import type { favouriteMachine } from '../machines/favourite.machine.ts';
+import type { launchMachine } from '../machines/launch.machine.ts';
 import type { betHistoryMachine } from '../machines/betHistory.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
@@ -102,6 +107,26 @@ function lazySocialSignIn(): SocialSignIn {
   };
 }
 
+/** The address with some query parameters set ('' removes one). */
+function withParams(address: { path: string; search: string }, changes: Record<string, string>): string {
+  const params = new URLSearchParams(address.search);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === '') params.delete(name);
+    else params.set(name, value);
+  }
+  const query = params.toString();
+  return query ? `${address.path}?${query}` : address.path;
+}
+
+/**
+ * Where the game page's close leads: the page the game was opened from (`from`, an address of this site),
+ * else the lobby. Anything but a path of this site ('//elsewhere', 'https://...') leads to the lobby.
+ */
+export function returnAddress(search: string): string {
+  const from = new URLSearchParams(search).get('from') ?? '';
+  return from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/\\') ? from : '/';
+}
+
 /** Dialogs a flow closes when it has done its work (the login and register dialogs, `?dialog=` in the address). */
 const ACCOUNT_DIALOGS = ['login', 'register'];
 
@@ -158,6 +183,11 @@ interface FlowMachines {
   deposit: typeof depositMachine;
   withdraw: typeof withdrawMachine;
   transactions: typeof transactionsMachine;
+  gameList: typeof gameListMachine;
+  lobby: typeof lobbyMachine;
+  gameRow: typeof gameRowMachine;
+  favourite: typeof favouriteMachine;
+  launch: typeof launchMachine;
   betHistory: typeof betHistoryMachine;
 }
 export type FlowName = keyof FlowMachines;
@@ -185,6 +215,11 @@ function createFlows(
     outside.navigate(query ? `${path}?${query}` : path);
   };
   const navigate = (_: unknown, params: { to: string }) => outside.navigate(params.to);
+  // SPEC §6: a visitor asked to log in for something of a player's: the message, and the login dialog over the page.
+  const askToLogIn = () => {
+    outside.notify({ tone: 'error', message: 'messages.pleaseLogin' });
+    outside.navigate(withParams(outside.address(), { dialog: 'login' }));
+  };
   // Every flow that shows what the server changes on its own subscribes to the session's one stream.
   const liveEvents = liveEventsActor((listener) => outside.live.subscribe(listener));
 
@@ -260,6 +295,43 @@ function createFlows(
       actions: { notify: notifyAction },
     },
     transactions: { actors: { loadTransactions: actors.loadTransactions, liveEvents } },
+    gameList: {
+      actors: {
+        loadCategories: actors.loadCategories,
+        loadSubCategories: actors.loadSubCategories,
+        loadProviders: actors.loadProviders,
+        loadGames: actors.loadGames,
+        loadFavouriteGames: actors.loadFavouriteGames,
+      },
+      actions: {
+        // The search goes into the address in place of the entry: Back leaves the grid, not each search.
+        showSearch: (_, { q }) => outside.navigate(withParams(outside.address(), { q }), { replace: true }),
+      },
+    },
+    lobby: {
+      actors: {
+        loadBanners: actors.loadBanners,
+        loadCategories: actors.loadCategories,
+        loadSubCategories: actors.loadSubCategories,
+        loadProviders: actors.loadProviders,
+      },
+    },
+    gameRow: { actors: { loadGames: actors.loadGames } },
+    favourite: {
+      actors: { toggleFavourite: actors.toggleFavourite },
+      actions: { askToLogIn, notify: notifyAction },
+    },
+    launch: {
+      actors: { launchGame: actors.launchGame, launchDemo: actors.launchDemo, loadGameSession: actors.loadGameSession },
+      actions: {
+        showSession: (_, { sessionId }) => {
+          const from = new URLSearchParams(outside.address().search).get('from');
+          outside.navigate(`/play/${encodeURIComponent(sessionId)}${from ? `?from=${encodeURIComponent(from)}` : ''}`, { replace: true });
+        },
+        askToLogIn: () => outside.navigate(withParams(outside.address(), { dialog: 'login' })),
+        leave: () => outside.navigate(returnAddress(outside.address().search)),
+      },
+    },
     betHistory: { actors: { loadBetHistory: actors.loadBetHistory, liveEvents } },
   };
 }

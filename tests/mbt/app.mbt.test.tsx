@@ -135,7 +135,7 @@ function expectedEffects(view: AppView): AppEffect[] {
 
 // ── What the player sees ─────────────────────────────────────────────────────────────────────────────
 
-function seeApp(view: AppView, snapshot: AppSnapshot) {
+async function seeApp(view: AppView, snapshot: AppSnapshot) {
   const { t } = createTranslator(snapshot.context.language);
   const player = snapshot.matches('player');
   const effects = expectedEffects(view);
@@ -146,6 +146,8 @@ function seeApp(view: AppView, snapshot: AppSnapshot) {
   // The header: the language picker, and the visitor's or the player's buttons.
   const header = within(screen.getByRole('banner'));
   expect((header.getByRole('combobox', { name: t('nav.language') }) as HTMLSelectElement).value).toBe(snapshot.context.language);
+  // The player's bell and menu are a chunk of their own, loaded with the session.
+  if (snapshot.matches('player')) await header.findByRole('button', { name: t('nav.account') });
   const shown = (name: string) => header.queryByRole('button', { name }) !== null;
   // Restoring a saved session: neither a visitor's nor a player's buttons until it is known.
   const visitor = snapshot.matches('visitor');

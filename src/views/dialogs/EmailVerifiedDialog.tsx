@@ -3,7 +3,7 @@ import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { verifyEmailMachine } from '../../machines/verifyEmail.machine.ts';
 import { Dialog } from '../components/Dialog.tsx';
-import { Button } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { Actions, Panel } from './parts.tsx';
 
 export interface EmailVerifiedDialogProps {

@@ -5,7 +5,8 @@ import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { forgotPasswordMachine } from '../../machines/forgotPassword.machine.ts';
 import { Dialog } from '../components/Dialog.tsx';
-import { Button, FormError, TextField } from '../components/Form.tsx';
+import { FormError, TextField } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { Actions, fieldMessages, Form, Intro, Links, Panel, type AccountDialogName } from './parts.tsx';
 
 export interface ForgotPasswordDialogProps {

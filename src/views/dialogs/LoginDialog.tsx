@@ -5,7 +5,8 @@ import { loginMachine, type LoginField } from '../../machines/login.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
-import { Button, FormError, TextField } from '../components/Form.tsx';
+import { FormError, TextField } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { Actions, fieldMessages, Form, Links, PasswordField, type AccountDialogName } from './parts.tsx';
 import { SocialSignIn } from './SocialSignIn.tsx';
 

@@ -1,6 +1,6 @@
 import type { MessageKey } from '../../i18n/index.ts';
 import { Dialog } from '../components/Dialog.tsx';
-import { Button } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { useT } from '../i18n-context.ts';
 import { Actions, Panel } from './parts.tsx';
 

@@ -7,7 +7,8 @@ import { hasMoreNotifications, notificationsMachine } from '../../machines/notif
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
-import { Button, FormError } from '../components/Form.tsx';
+import { FormError } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { Actions, Panel } from './parts.tsx';
 import { theme } from '../theme.ts';
 

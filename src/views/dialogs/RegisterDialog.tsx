@@ -7,7 +7,8 @@ import { passwordTicks, registerMachine, statesOfCountry, type SignupField } fro
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
-import { Button, FormError, SelectField, TextField } from '../components/Form.tsx';
+import { FormError, SelectField, TextField } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import {
   Actions,
   fieldMessages,

@@ -5,7 +5,8 @@ import { passwordTicks, resetPasswordMachine, type ResetPasswordField } from '..
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
-import { Button, FormError } from '../components/Form.tsx';
+import { FormError } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { Actions, fieldMessages, Form, Intro, Panel, PasswordField, PasswordRules } from './parts.tsx';
 
 export interface ResetPasswordDialogProps {

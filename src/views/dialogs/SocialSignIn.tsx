@@ -5,7 +5,8 @@ import { errorMessageKey } from '../../api/errors.ts';
 import { useT } from '../i18n-context.ts';
 import { useWiring, useFlow } from '../wiring.ts';
 import { socialSignInMachine } from '../../machines/socialSignIn.machine.ts';
-import { Button, FormError } from '../components/Form.tsx';
+import { FormError } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { Actions, Divider } from './parts.tsx';
 
 const GoogleSlot = styled('div')`

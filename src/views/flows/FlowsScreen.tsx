@@ -14,7 +14,7 @@ import {
 } from '../../flows/simulate.ts';
 import { chartSvg } from '../../flows/svg.ts';
 import { machines, type MachineName } from '../../machines/index.ts';
-import { Button } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { theme } from '../theme.ts';
 import { liveStates, requestLiveStates, subscribeLiveStates } from './inspector.ts';
 

@@ -10,7 +10,8 @@ import {
   type BetHistoryFilter,
   type BetHistoryItem,
 } from '../../machines/betHistory.machine.ts';
-import { Button, FormError, SelectField, TextField } from '../components/Form.tsx';
+import { FormError, SelectField, TextField } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
 import { EmptyState, Screen } from '../components/Screen.tsx';
 import { useT } from '../i18n-context.ts';

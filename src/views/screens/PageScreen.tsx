@@ -9,7 +9,7 @@ import { pageMachine, type PageSlug } from '../../machines/page.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow, useWiring } from '../wiring.ts';
 import { EmptyState, Screen } from '../components/Screen.tsx';
-import { Button } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { theme } from '../theme.ts';
 
 const TITLES: Record<PageSlug, MessageKey> = {

@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import { Link, useSearch } from 'wouter';
 import { styled } from 'goober';
-import type { MessageKey } from '../../i18n/index.ts';
 import { useT } from '../i18n-context.ts';
 import { useWiring } from '../wiring.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
@@ -14,31 +13,6 @@ import type { WalletTab } from '../wallet/tabs.ts';
  * The screens whose flows arrive with later work: each has its real layout and its empty state now, so
  * routes, links and the back button work from the start.
  */
-
-export function GamesScreen({ title, empty }: { title: MessageKey; empty: MessageKey }) {
-  const { t } = useT();
-  return (
-    <Screen title={t(title)}>
-      <EmptyState>{t(empty)}</EmptyState>
-    </Screen>
-  );
-}
-
-export function SearchScreen() {
-  const { t } = useT();
-  const query = new URLSearchParams(useSearch()).get('q') ?? '';
-  return (
-    <Screen title={t('games.searchTitle')}>
-      <form role="search" action="/search">
-        <label>
-          <span className="visually-hidden">{t('games.searchPlaceholder')}</span>
-          <input name="q" type="search" defaultValue={query} placeholder={t('games.searchPlaceholder')} />
-        </label>
-      </form>
-      <EmptyState>{query ? t('games.emptySearch', { query }) : t('games.searchHint')}</EmptyState>
-    </Screen>
-  );
-}
 
 const BONUS_TABS = ['all', 'active', 'queued', 'completed', 'forfeited'] as const;
 

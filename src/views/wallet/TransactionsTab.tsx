@@ -11,7 +11,8 @@ import {
   type TransactionFilter,
   type TransactionType,
 } from '../../machines/transactions.machine.ts';
-import { Button, FormError, SelectField, TextField } from '../components/Form.tsx';
+import { FormError, SelectField, TextField } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
 import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';

@@ -25,6 +25,12 @@ describe('machines index', () => {
         'deposit',
         'withdraw',
         'transactions',
+        'betHistory',
+        'lobby',
+        'gameRow',
+        'gameList',
+        'favourite',
+        'launch',
       ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);

@@ -5,7 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { setup as setupGoober } from 'goober';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Dialog, type DialogSize } from '../../../src/views/components/Dialog.tsx';
-import { Button, TextField } from '../../../src/views/components/Form.tsx';
+import { TextField } from '../../../src/views/components/Form.tsx';
+import { Button } from '../../../src/views/components/Button.tsx';
 
 // The app calls goober's setup in its mount function (src/views/App.tsx); the components need it too.
 setupGoober(createElement);

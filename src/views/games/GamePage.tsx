@@ -1,0 +1,260 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSearch } from 'wouter';
+import { useSelector } from '@xstate/react';
+import { styled } from 'goober';
+import { errorMessageKey } from '../../api/errors.ts';
+import { formatAmount } from '../../format.ts';
+import { canRetry, launchMachine, type GameSession, type LaunchInput } from '../../machines/launch.machine.ts';
+import { walletsMachine } from '../../machines/wallets.machine.ts';
+import { parseAmount } from '../../money.ts';
+import { FormError } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
+import { Icon } from '../components/Icons.tsx';
+import { EmptyState, useDocumentTitle } from '../components/Screen.tsx';
+import { useT } from '../i18n-context.ts';
+import { theme } from '../theme.ts';
+import { useFlow, useWiring } from '../wiring.ts';
+
+/*
+ * The game page (DESIGN.md; src/machines/launch.machine.ts): the game fills the page under a thin bar
+ * (name, balance, real money or demo, full screen, close); on a phone it takes the whole screen.
+ */
+
+const Page = styled('section')`
+  display: flex;
+  flex-direction: column;
+  margin: ${theme.space(4)} 0;
+  min-height: 70vh;
+  background: ${theme.color.surface};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.large};
+  overflow: hidden;
+  @media (max-width: 767px) {
+    position: fixed;
+    inset: 0;
+    z-index: 50;
+    margin: 0;
+    border: 0;
+    border-radius: 0;
+  }
+  &:fullscreen {
+    margin: 0;
+    border-radius: 0;
+  }
+`;
+
+const Bar = styled('header')`
+  display: flex;
+  align-items: center;
+  gap: ${theme.space(2)};
+  min-height: 3rem;
+  padding: 0 ${theme.space(2)} 0 ${theme.space(4)};
+  background: ${theme.color.surfaceRaised};
+  h1 {
+    flex: 1;
+    min-width: 0;
+    margin: 0;
+    font-size: ${theme.font.size.body};
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+  output {
+    font-variant-numeric: tabular-nums;
+    white-space: nowrap;
+    font-size: ${theme.font.size.small};
+  }
+  button {
+    min-width: 2.75rem;
+    min-height: 2.75rem;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: ${theme.space(1)};
+    padding: 0 ${theme.space(2)};
+    border: 0;
+    border-radius: ${theme.radius.small};
+    background: transparent;
+    color: ${theme.color.text};
+    font: inherit;
+    font-size: ${theme.font.size.small};
+    cursor: pointer;
+  }
+  button[aria-pressed] {
+    border: 1px solid ${theme.color.border};
+  }
+  button:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+  }
+`;
+
+const Stage = styled('div')`
+  flex: 1;
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  padding: ${theme.space(6)} ${theme.space(4)};
+  text-align: center;
+  img {
+    width: 9rem;
+    height: 12rem;
+    border-radius: ${theme.radius.medium};
+    margin-bottom: ${theme.space(4)};
+  }
+  p {
+    max-width: 32rem;
+    margin: 0 auto ${theme.space(4)};
+  }
+  div > button + button {
+    margin-left: ${theme.space(2)};
+  }
+`;
+
+function useFullscreen(element: React.RefObject<HTMLElement | null>) {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const update = () => setOn(document.fullscreenElement === element.current && element.current !== null);
+    document.addEventListener('fullscreenchange', update);
+    return () => document.removeEventListener('fullscreenchange', update);
+  }, [element]);
+  const toggle = () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void element.current?.requestFullscreen?.().catch(() => undefined);
+  };
+  return { on, toggle, available: typeof document !== 'undefined' && document.fullscreenEnabled === true };
+}
+
+/** The balance the session plays with, live; "Demo" in play money. */
+function SessionBalance({ session }: { session: GameSession }) {
+  const { t, language } = useT();
+  const actor = useFlow(walletsMachine);
+  const wallet = useSelector(actor, (s) => s.context.wallets.find((candidate) => candidate.currencyCode === session.currencyCode) ?? null);
+  if (session.demo || session.currencyCode === null) return <output>{t('gamePage.playMoney')}</output>;
+  return <output aria-label={t('gamePage.balance')}>{wallet ? formatAmount(wallet.available, wallet.currencyCode, language) : '…'}</output>;
+}
+
+/** Real money with nothing to bet: what to do about it, rather than a game that cannot take a bet. */
+function EmptyWallet({ session, onDemo }: { session: GameSession; onDemo: (() => void) | null }) {
+  const { t } = useT();
+  const { navigate } = useWiring();
+  const actor = useFlow(walletsMachine);
+  const empty = useSelector(actor, (s) => {
+    const wallet = s.context.wallets.find((candidate) => candidate.currencyCode === session.currencyCode);
+    return s.matches('ready') && wallet !== undefined && parseAmount(wallet.available) === 0n;
+  });
+  if (session.demo || !empty) return null;
+  return (
+    <div role="status">
+      <p>{t('gamePage.emptyWallet', { currency: session.currencyCode ?? '' })}</p>
+      <Button type="button" onClick={() => navigate(`${window.location.pathname}${window.location.search ? `${window.location.search}&` : '?'}wallet=open&tab=deposit`)}>
+        {t('balance.deposit')}
+      </Button>
+      {onDemo ? (
+        <Button type="button" variant="secondary" onClick={onDemo}>
+          {t('gamePage.switchToDemo')}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+function GamePage(input: LaunchInput) {
+  const { t } = useT();
+  const actor = useFlow(launchMachine, input);
+  const state = useSelector(actor, (s) =>
+    s.matches('playing') ? 'playing' : s.matches('failed') ? 'failed' : s.matches('loginRequired') ? 'loginRequired' : 'starting',
+  );
+  const context = useSelector(actor, (s) => s.context);
+  const switchable = useSelector(actor, (s) => s.can({ type: 'SWITCH_MODE' }));
+  const page = useRef<HTMLElement>(null);
+  const fullscreen = useFullscreen(page);
+  const { game, session } = context;
+  useDocumentTitle(game?.name ?? t('gamePage.title'));
+  const close = () => actor.send({ type: 'CLOSE' });
+  const switchMode = () => actor.send({ type: 'SWITCH_MODE' });
+
+  let stage;
+  if (state === 'starting') {
+    stage = (
+      <p role="status" aria-busy="true">
+        {t('games.launching')}
+      </p>
+    );
+  } else if (state === 'loginRequired') {
+    stage = (
+      <div role="status">
+        <p>{t('messages.pleaseLogin')}</p>
+        <Button type="button" onClick={() => actor.send({ type: 'LOG_IN' })}>
+          {t('nav.login')}
+        </Button>
+      </div>
+    );
+  } else if (state === 'failed') {
+    stage = (
+      <div>
+        <FormError role="alert">{t(errorMessageKey(context.errorCode, 'default'))}</FormError>
+        {canRetry(context) ? (
+          <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
+            {t('common.retry')}
+          </Button>
+        ) : null}
+        <Button type="button" variant="secondary" onClick={close}>
+          {t('gamePage.back')}
+        </Button>
+      </div>
+    );
+  } else if (game && session) {
+    stage = (
+      <div>
+        <img src={game.thumbnailUrl} alt="" width={300} height={400} />
+        <EmptyWallet session={session} onDemo={game.hasDemo && switchable ? switchMode : null} />
+        <p role="note">{t('gamePage.notPlayable', { name: game.name })}</p>
+      </div>
+    );
+  }
+
+  return (
+    <Page ref={page} aria-labelledby="game-title">
+      <Bar>
+        <h1 id="game-title">{game?.name ?? t('gamePage.title')}</h1>
+        {session && state === 'playing' ? <SessionBalance session={session} /> : null}
+        {state === 'playing' && switchable ? (
+          <button type="button" aria-pressed={context.mode === 'demo'} onClick={switchMode}>
+            {t('games.demo')}
+          </button>
+        ) : null}
+        {fullscreen.available ? (
+          <button type="button" aria-pressed={fullscreen.on} aria-label={t('gamePage.fullscreen')} title={t('gamePage.fullscreen')} onClick={fullscreen.toggle}>
+            <Icon name="games" />
+          </button>
+        ) : null}
+        <button type="button" aria-label={t('games.exitGame')} title={t('games.exitGame')} onClick={close}>
+          <Icon name="close" />
+        </button>
+      </Bar>
+      <Stage>{stage ?? <EmptyState>{t('states.loading')}</EmptyState>}</Stage>
+    </Page>
+  );
+}
+
+/** The game page, for `/play?game=ID&mode=real|demo` (opening a session) and `/play/SESSION`. */
+export default function Play({ sessionId }: { sessionId: string | undefined }) {
+  const { t } = useT();
+  const { app } = useWiring();
+  const signedIn = useSelector(app, (s) => s.context.accessToken !== null);
+  const booting = useSelector(app, (s) => s.matches('booting'));
+  const params = new URLSearchParams(useSearch());
+  const game = Number(params.get('game'));
+  if (booting) return <EmptyState>{t('states.loading')}</EmptyState>;
+  return (
+    // Logging in (or out) starts the page again: a visitor asked to log in gets the game once in.
+    <GamePage
+      key={String(signedIn)}
+      sessionId={sessionId ?? null}
+      gameId={Number.isSafeInteger(game) && game > 0 ? game : null}
+      mode={params.get('mode') === 'demo' ? 'demo' : 'real'}
+      signedIn={signedIn}
+    />
+  );
+}
+

@@ -1,0 +1,305 @@
+import { useEffect, useRef } from 'react';
+import { useSelector } from '@xstate/react';
+import { styled } from 'goober';
+import { useLocation, useSearch } from 'wouter';
+import { errorMessageKey } from '../../api/errors.ts';
+import type { MessageKey } from '../../i18n/index.ts';
+import {
+  categoryOf,
+  gameListMachine,
+  hasMoreGames,
+  providerOf,
+  searchOf,
+  type GameAddress,
+  type GameScope,
+} from '../../machines/gameList.machine.ts';
+import { FormError, SelectField } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
+import { Icon } from '../components/Icons.tsx';
+import { EmptyState, Screen } from '../components/Screen.tsx';
+import { useT } from '../i18n-context.ts';
+import { theme } from '../theme.ts';
+import { useFlow, useWiring } from '../wiring.ts';
+import { PlayerOnly } from '../PlayerOnly.tsx';
+import { GameTile, TileSkeleton } from './GameTile.tsx';
+
+/*
+ * A grid of games (src/machines/gameList.machine.ts): the search box and the filters, whose values live
+ * in the address (a filter chosen is a new address; the grid follows the address, so Back and a reload
+ * show the same games), the count, the tiles (2 columns on a phone, 6 from 1024 px), pages loaded as the
+ * end comes near, and a "Load more" button for whoever does not scroll.
+ */
+
+const Controls = styled('div')`
+  display: grid;
+  grid-template-columns: 1fr;
+  gap: ${theme.space(3)};
+  margin-bottom: ${theme.space(4)};
+  ${theme.breakpoint.tablet} {
+    grid-template-columns: repeat(3, minmax(0, 1fr));
+    align-items: end;
+  }
+`;
+
+const SearchBox = styled('form')`
+  position: relative;
+  margin-bottom: ${theme.space(4)};
+  input {
+    width: 100%;
+    min-height: 2.75rem;
+    padding: 0 ${theme.space(3)} 0 ${theme.space(10)};
+    border: 1px solid ${theme.color.border};
+    border-radius: 999px;
+    background: ${theme.color.surface};
+    color: ${theme.color.text};
+    font: inherit;
+  }
+  svg {
+    position: absolute;
+    left: ${theme.space(3)};
+    top: 50%;
+    transform: translateY(-50%);
+    color: ${theme.color.textMuted};
+  }
+`;
+
+const Count = styled('p')`
+  margin: 0 0 ${theme.space(3)};
+  color: ${theme.color.textMuted};
+  font-size: ${theme.font.size.small};
+  min-height: 1.25rem;
+`;
+
+export const Grid = styled('div')`
+  display: grid;
+  grid-template-columns: repeat(2, minmax(0, 1fr));
+  gap: ${theme.space(3)};
+  ${theme.breakpoint.tablet} {
+    grid-template-columns: repeat(4, minmax(0, 1fr));
+  }
+  ${theme.breakpoint.desktop} {
+    grid-template-columns: repeat(6, minmax(0, 1fr));
+  }
+`;
+
+const Footer = styled('div')`
+  display: flex;
+  justify-content: center;
+  margin-top: ${theme.space(5)};
+  min-height: 2.75rem;
+`;
+
+/** The filters and the search of the address. */
+export function addressOf(search: string): GameAddress {
+  const params = new URLSearchParams(search);
+  return { category: params.get('category') ?? '', sub: params.get('sub') ?? '', provider: params.get('provider') ?? '', q: params.get('q') ?? '' };
+}
+
+export interface GamesScreenProps {
+  title: MessageKey;
+  scope: GameScope;
+  /** What an empty grid says (a search says what it looked for instead). */
+  empty: MessageKey;
+  /** The search results' screen puts the search box first, ready to type in. */
+  searchFirst?: boolean;
+}
+
+export default function GamesScreen({ title, scope, empty, searchFirst = false }: GamesScreenProps) {
+  const { t } = useT();
+  const { navigate } = useWiring();
+  const [path] = useLocation();
+  const search = useSearch();
+  const address = addressOf(search);
+  const actor = useFlow(gameListMachine, { scope, address });
+
+  // The address is the grid's filters: a change of it (a filter chosen, Back) is a FILTER.
+  const category = address.category;
+  const sub = address.sub;
+  const provider = address.provider;
+  const q = address.q;
+  useEffect(() => {
+    actor.send({ type: 'FILTER', address: { category, sub, provider, q } });
+  }, [actor, category, sub, provider, q]);
+
+  const state = useSelector(actor, (s) => {
+    if (s.matches('preparing')) return 'loading';
+    if (s.matches('unavailable')) return 'failed';
+    if (s.matches({ listing: 'typing' })) return 'loading';
+    if (s.matches({ listing: 'tooShort' })) return 'tooShort';
+    if (s.matches({ listing: 'loading' }) || s.matches({ listing: 'loadingFavourites' }) || s.matches({ listing: 'deciding' })) return 'loading';
+    if (s.matches({ listing: 'failed' })) return 'failed';
+    if (s.matches({ listing: 'empty' })) return 'empty';
+    return 'shown';
+  });
+  const more = useSelector(actor, (s) =>
+    s.matches({ listing: { shown: 'loadingMore' } }) || s.matches({ listing: { shown: 'loadingMoreFavourites' } })
+      ? 'loading'
+      : s.matches({ listing: { shown: 'moreFailed' } })
+        ? 'failed'
+        : 'idle',
+  );
+  const context = useSelector(actor, (s) => s.context);
+  const { rows, count, typed, errorCode, categories, subCategories, providers } = context;
+  const shownCategory = categoryOf(context);
+  const shownProvider = providerOf(context);
+  const applied = searchOf(context.address);
+
+  // Infinite scroll: the next page once the end of the grid comes within a screen.
+  const end = useRef<HTMLDivElement>(null);
+  const canLoadMore = state === 'shown' && more === 'idle' && hasMoreGames({ rows, count });
+  useEffect(() => {
+    const target = end.current;
+    if (!canLoadMore || !target || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) actor.send({ type: 'LOAD_MORE' });
+    }, { rootMargin: '100% 0px' });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [actor, canLoadMore, rows.length]);
+
+  const choose = (changes: Partial<GameAddress>) => {
+    const params = new URLSearchParams(search);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) params.set(name, value);
+      else params.delete(name);
+    }
+    const query = params.toString();
+    navigate(query ? `${path}?${query}` : path);
+  };
+
+  const heading =
+    scope.kind === 'category' && shownCategory ? shownCategory.name : scope.kind === 'provider' && shownProvider ? shownProvider.name : t(title);
+  const subOptions = shownCategory ? (subCategories ?? []).filter((subCategory) => subCategory.categoryId === shownCategory.id) : [];
+
+  let body;
+  if (state === 'failed') {
+    body = (
+      <EmptyState>
+        <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
+        <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
+          {t('common.retry')}
+        </Button>
+      </EmptyState>
+    );
+  } else if (state === 'tooShort') {
+    body = <EmptyState>{t('games.searchHint')}</EmptyState>;
+  } else if (state === 'empty') {
+    body = <EmptyState>{applied ? t('games.emptySearch', { query: applied }) : t(empty)}</EmptyState>;
+  } else {
+    body = (
+      <>
+        <Count role="status">{state === 'shown' ? t('games.showing', { shown: rows.length, total: count }) : t('states.loading')}</Count>
+        <Grid aria-busy={state === 'loading'}>
+          {state === 'loading'
+            ? Array.from({ length: 12 }, (_, i) => <TileSkeleton key={i} />)
+            : rows.map((game) => <GameTile key={game.id} game={game} />)}
+          {more === 'loading' ? Array.from({ length: 6 }, (_, i) => <TileSkeleton key={`more-${i}`} />) : null}
+        </Grid>
+        <Footer ref={end}>
+          {more === 'failed' ? (
+            <div>
+              <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
+              <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
+                {t('common.retry')}
+              </Button>
+            </div>
+          ) : state === 'shown' && hasMoreGames({ rows, count }) ? (
+            <Button type="button" variant="secondary" aria-busy={more === 'loading'} onClick={() => more === 'idle' && actor.send({ type: 'LOAD_MORE' })}>
+              {more === 'loading' ? t('states.loading') : t('common.loadMore')}
+            </Button>
+          ) : null}
+        </Footer>
+      </>
+    );
+  }
+
+  return (
+    <Screen title={heading}>
+      {scope.kind === 'favourites' ? null : (
+        <>
+          <SearchBox role="search" onSubmit={(event) => event.preventDefault()}>
+            <Icon name="search" size={18} />
+            <input
+              type="search"
+              aria-label={t('nav.search')}
+              placeholder={t('games.searchPlaceholder')}
+              value={typed}
+              autoFocus={searchFirst}
+              maxLength={100}
+              onChange={(event) => actor.send({ type: 'SEARCH', text: event.target.value })}
+            />
+          </SearchBox>
+          <Controls>
+            {scope.kind === 'all' ? (
+              <SelectField label={t('games.categories')} value={shownCategory?.slug ?? ''} onChange={(event) => choose({ category: event.target.value, sub: '' })}>
+                <option value="">{t('games.allCategories')}</option>
+                {(categories ?? []).map((option) => (
+                  <option key={option.id} value={option.slug}>
+                    {option.name}
+                  </option>
+                ))}
+              </SelectField>
+            ) : null}
+            {subOptions.length > 0 ? (
+              <SelectField label={t('games.subCategories')} value={context.address.sub} onChange={(event) => choose({ sub: event.target.value })}>
+                <option value="">{t('games.allSubCategories')}</option>
+                {subOptions.map((option) => (
+                  <option key={option.id} value={option.slug}>
+                    {option.name}
+                  </option>
+                ))}
+              </SelectField>
+            ) : null}
+            {scope.kind === 'provider' ? null : (
+              <SelectField label={t('games.providers')} value={shownProvider?.slug ?? ''} onChange={(event) => choose({ provider: event.target.value })}>
+                <option value="">{t('games.allProviders')}</option>
+                {(providers ?? []).map((option) => (
+                  <option key={option.id} value={option.slug}>
+                    {option.name}
+                  </option>
+                ))}
+              </SelectField>
+            )}
+          </Controls>
+        </>
+      )}
+      {body}
+    </Screen>
+  );
+}
+
+
+export function FavouritesScreen() {
+  const { t } = useT();
+  const { app } = useWiring();
+  const token = useSelector(app, (s) => s.context.accessToken);
+  return (
+    <PlayerOnly title={t('games.favouritesTitle')}>
+      <GamesScreen key={token ?? ''} title="games.favouritesTitle" scope={{ kind: 'favourites' }} empty="games.emptyFavourites" />
+    </PlayerOnly>
+  );
+}
+
+
+/** The grid a path shows (src/views/App.tsx routes them all here): its title, scope and empty state. */
+export function GridRoute() {
+  const [path] = useLocation();
+  const [, section = '', slug = ''] = path.split('/');
+  const grid: GamesScreenProps =
+    section === 'category' || section === 'live-casino' || section === 'sports'
+      ? {
+          title: section === 'sports' ? 'games.sportsTitle' : section === 'live-casino' ? 'games.liveCasinoTitle' : 'games.allGamesTitle',
+          scope: { kind: 'category', slug: section === 'category' ? slug : section },
+          empty: section === 'sports' ? 'games.emptySports' : 'games.empty',
+        }
+      : section === 'provider'
+        ? { title: 'games.allGamesTitle', scope: { kind: 'provider', slug }, empty: 'games.empty' }
+        : {
+            title: section === 'casino' ? 'games.casinoTitle' : section === 'search' ? 'games.searchTitle' : 'games.allGamesTitle',
+            scope: { kind: 'all' },
+            empty: 'games.empty',
+            searchFirst: section === 'search',
+          };
+  // Another grid is another flow: a category after another starts with its own rows.
+  return <GamesScreen key={path} {...grid} />;
+}
