@@ -1,6 +1,7 @@
 /**
  * npm run bench:server: requests/s and p50/p99 latency of the API for login, get-user and get-all-games
- * (a page of 24 from a 10,000-game catalogue, with and without a name search), and the wallet's money
+ * (a page of 24 from a 10,000-game catalogue: any page, a category's pages on mobile, a name search, a
+ * provider-name search), and the wallet's money
  * paths: deposits credited per second (each one an incoming transfer reported by two signed provider
  * webhooks, seen with 0 confirmations then credited at 6, for many players at once), and game wallet
  * bets per second with p50/p99 (a round each: a signed bet then its win, concurrent players). All on the
@@ -10,7 +11,11 @@
  * the wallet costs, read against what the database itself can do on this machine.
  * Prints a table and writes bench/results.json. A script, not a test: nothing here asserts a time.
  *
- *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres]
+ *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres --scenario TEXT]
+ *
+ * --scenario keeps the scenarios whose name contains TEXT (e.g. `--scenario get-all-games` for the
+ * catalogue alone); pgbench then runs only when a wallet scenario did, and the figures go to
+ * bench/results.local.json (ignored by git) instead of the full run's bench/results.json.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +40,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     games: { type: 'string', default: '10000' },
     only: { type: 'string' },
+    scenario: { type: 'string' },
   },
 });
 const DURATION_MS = Number(values.duration) * 1000;
@@ -279,7 +285,11 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
     }
     agent.destroy();
     const words = ['star', 'gold', 'fire', 'moon', 'lucky', 'wild', 'dragon', 'fruit', 'royal', 'ice'];
+    // Parts of the seeded providers' names: each search lists a provider's games besides any game so named.
+    const providerWords = ['lunar forge', 'copper fox', 'nebula', 'tidewater', 'quartz owl', 'velvet comet', 'pixel harbor', 'emberline'];
     const pages = Math.max(1, Math.floor(GAMES / 24));
+    // The first category (slots) holds about half the catalogue, about a quarter of it on mobile.
+    const categoryPages = Math.max(1, Math.floor(GAMES / 4 / 24));
     const scenarios: Scenario[] = [
       { name: 'login', run: (a, i) => send(a, port, 'POST', '/user/login', { email: logins[i % PLAYERS], password: encodePassword(PASSWORD) }) },
       { name: 'get-user', run: (a, i) => send(a, port, 'GET', '/user/get-user', undefined, tokens[i % PLAYERS]) },
@@ -287,6 +297,14 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
       {
         name: 'get-all-games (page of 24, name search)',
         run: (a, i) => send(a, port, 'GET', `/casino/get-all-games?limit=24&page=1&search=${words[i % words.length]}`),
+      },
+      {
+        name: 'get-all-games (page of 24, a category on mobile)',
+        run: (a, i) => send(a, port, 'GET', `/casino/get-all-games?limit=24&page=${1 + (i % categoryPages)}&categoryId=1&device=mobile`),
+      },
+      {
+        name: 'get-all-games (page of 24, provider-name search)',
+        run: (a, i) => send(a, port, 'GET', `/casino/get-all-games?limit=24&page=1&search=${encodeURIComponent(providerWords[i % providerWords.length] ?? '')}`),
       },
       {
         // Each run is one deposit of one of the players: the transfer seen (pending), then confirmed and
@@ -325,7 +343,7 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
       });
     }
     const results: Result[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of scenarios.filter((s) => values.scenario === undefined || s.name.includes(values.scenario))) {
       const result = await load(scenario);
       console.log(
         `[${kind}] ${scenario.name}: ${result.requestsPerSecond} ${scenario.unit ?? 'req'}/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
@@ -419,7 +437,9 @@ async function main(): Promise<void> {
       try {
         backends.postgres = await benchBackend('postgres', url.toString());
         const binDir = pgBinDir(server);
-        if (binDir && existsSync(join(binDir, 'pgbench'))) {
+        if (!backends.postgres.some((r) => r.unit && WALLET_UNITS.has(r.unit))) {
+          console.log('[postgres] no wallet scenario run: pgbench left out');
+        } else if (binDir && existsSync(join(binDir, 'pgbench'))) {
           pgbench = await runPgbench(adminUrl, binDir);
           console.log(`[postgres] pgbench TPC-B-like: ${pgbench.tps} tps`);
           for (const result of backends.postgres) {
@@ -436,7 +456,15 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
-    settings: { durationSeconds: DURATION_MS / 1000, concurrency: CONCURRENCY, games: GAMES, pageSize: 24, players: PLAYERS, depositAmount: DEPOSIT_AMOUNT },
+    settings: {
+      durationSeconds: DURATION_MS / 1000,
+      concurrency: CONCURRENCY,
+      games: GAMES,
+      pageSize: 24,
+      players: PLAYERS,
+      depositAmount: DEPOSIT_AMOUNT,
+      ...(values.scenario === undefined ? {} : { scenario: values.scenario }),
+    },
     note:
       'Server and load generator share the machine; server in production mode (no response validation), rate limits off. ' +
       'A wallet scenario counts its own unit per second (a deposit: two signed webhooks ending in a credit); ' +
@@ -444,8 +472,9 @@ async function main(): Promise<void> {
     backends,
     pgbench,
   };
+  const resultsFile = join('bench', values.scenario === undefined ? 'results.json' : 'results.local.json');
   mkdirSync('bench', { recursive: true });
-  writeFileSync(join('bench', 'results.json'), JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(resultsFile, JSON.stringify(report, null, 2) + '\n');
   console.log('\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps |\n| --- | --- | --- | --- | --- | --- | --- |');
   for (const [backend, results] of Object.entries(backends)) {
     for (const r of results) {
@@ -459,7 +488,7 @@ async function main(): Promise<void> {
       `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 |`,
     );
   }
-  console.log('\nWritten to bench/results.json');
+  console.log(`\nWritten to ${resultsFile}`);
 }
 
 main().catch((error: unknown) => {

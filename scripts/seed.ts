@@ -14,6 +14,7 @@ import { openDb, type DbOptions } from '../server/db/db.ts';
 import { acquireDataDirLock } from '../server/db/lock.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { DEFAULT_CATALOGUE_SEED, REFERENCE_GAME_COUNT, seedGames, seedReferenceData } from '../server/db/seed.ts';
+import { settleVisibility } from './lib/visibility.ts';
 
 const USAGE = 'Usage: npm run seed -- [--games N] [--seed S]\n' +
   `  --games N  grow the catalogue to at least N games (default ${REFERENCE_GAME_COUNT}; never removes games)\n` +
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
     t = performance.now();
     const result = await seedGames(db, games, { seed });
     console.log(`Games: ${result.inserted} added, ${result.total} in the catalogue (${ms(t)})`);
+    if (result.inserted > 0) console.log(`Visibility map: ${await settleVisibility(db)}`);
     console.log(`Done in ${ms(started)}.`);
   } finally {
     await db.close();

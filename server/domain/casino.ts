@@ -223,11 +223,12 @@ export function escapeLike(text: string): string {
  *
  * Two statements. The providers first (a handful of rows): which are inactive, and which match the
  * search by name. Then the page: each filter maps onto a partial index in listing order, so a page is
- * an index range; a search is a trigram index lookup on the lower-cased names (migration 0012), with
- * the games of the providers whose name matched added by provider id, so the planner never has to
- * guess the size of an OR over a subquery. The total costs no scan of games: a listing's is a sum over
- * game_counts (active games per provider, category, sub-category and devices, kept by triggers), and a
- * search's or the favourites' is a window count over the rows the index lookup found anyway.
+ * an index range; a search is a trigram index lookup on the lower-cased names (migration 0012), and
+ * the games of a provider whose name matched are that provider's listing (an index range of the first
+ * offset + limit), merged with the name matches of the other providers. No statement counts over
+ * games: a listing's total is a sum over game_counts (active games per provider, category,
+ * sub-category and devices, kept by triggers), a search's the name matches the index found plus the
+ * matching providers' sums, the favourites' the player's favourites read anyway.
  */
 export async function listGames(db: Queryable, options: ListGamesOptions): Promise<GamePage> {
   const { limit, offset } = normalisePaging(options);
@@ -271,47 +272,74 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
     where.push(`${device}::text = ANY (g.devices)`);
     countWhere.push(`${device}::text = ANY (c.devices)`);
   }
-  if (search !== '') {
-    const pattern = `('%' || lower(${param(escapeLike(search))}::text) || '%')`;
-    const byName = `g.search_name LIKE ${pattern} ESCAPE '\\'`;
-    where.push(matchingProviders.length === 0 ? byName : `(${byName} OR g.provider_id = ANY (${param(matchingProviders)}::int[]))`);
-  }
   const favorites = options.favoritesOnly === true;
-  const from = favorites ? `favorite_games f JOIN games g ON g.id = f.game_id AND f.user_id = ${param(userId)}::bigint` : 'games g';
-  const whereSql = where.join(' AND ');
-  const filterParams = [...params];
-  const userParam = param(userId);
-  const range = `LIMIT ${param(limit)} OFFSET ${param(offset)}`;
-  let countSql: string;
-  let pageSql: string;
+  const filtersSql = where.join(' AND ');
+  const sumCounts = (extra: string[] = []): string => {
+    const conditions = [...countWhere, ...extra];
+    return `SELECT coalesce(sum(c.games), 0) AS count FROM game_counts c${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+  };
+  const userParam = favorites ? param(userId) : null;
+  const from = favorites ? `favorite_games f JOIN games g ON g.id = f.game_id AND f.user_id = ${userParam}::bigint` : 'games g';
+  const listingOrder = 'sort_order, name, id';
+  let withSql: string;
   let totalSql: string;
+  // A page past the end returns no row to read the total from: this statement counts alone.
+  let countSql: string;
+  let countParams: unknown[];
+
   if (search === '' && !favorites) {
     // A listing: the page's ids are an index range in listing order, the planner stopping at the page's
     // end; the total is the sum of the listing's groups in game_counts, once for the statement.
-    countSql = `SELECT coalesce(sum(c.games), 0) AS count FROM game_counts c${countWhere.length > 0 ? ` WHERE ${countWhere.join(' AND ')}` : ''}`;
-    pageSql = `page AS (SELECT g.id FROM games g WHERE ${whereSql} ORDER BY g.sort_order, g.name, g.id ${range})`;
+    countSql = sumCounts();
+    countParams = [...params];
+    withSql = `page AS (SELECT g.id FROM games g WHERE ${filtersSql} ORDER BY g.sort_order, g.name, g.id LIMIT ${param(limit)} OFFSET ${param(offset)})`;
     totalSql = `(${countSql})`;
   } else {
     // A search or the favourites: every match is read to be ordered (a trigram index lookup, or the
     // player's favourites), so the same rows give the total. MATERIALIZED plans the matches without
     // the page's LIMIT: planned with it, PostgreSQL walks the listing index in order and filters every
     // game, hoping to stop early, as if a count over all the rows could stop early too.
-    countSql = `SELECT count(*) AS count FROM ${from} WHERE ${whereSql}`;
-    pageSql = favorites
-      ? `matches AS MATERIALIZED (SELECT g.id, f.created_at AS favorited_at FROM ${from} WHERE ${whereSql}),
-         page AS (SELECT id, favorited_at FROM matches ORDER BY favorited_at DESC, id DESC ${range})`
-      : `matches AS MATERIALIZED (SELECT g.id, g.sort_order, g.name FROM ${from} WHERE ${whereSql}),
-         page AS (SELECT id FROM matches ORDER BY sort_order, name, id ${range})`;
-    totalSql = '(SELECT count(*) FROM matches)';
+    const pattern = search === '' ? null : `('%' || lower(${param(escapeLike(search))}::text) || '%')`;
+    const byName = pattern === null ? null : `g.search_name LIKE ${pattern} ESCAPE '\\'`;
+    const matching = matchingProviders.length > 0 && byName !== null ? param(matchingProviders) : null;
+    let matchesWhere = filtersSql;
+    if (byName !== null && matching === null) matchesWhere += ` AND ${byName}`;
+    // A player's favourites are few: a matching provider's are taken with the names in one pass.
+    else if (byName !== null && favorites) matchesWhere += ` AND (${byName} OR g.provider_id = ANY (${matching}::int[]))`;
+    // In the catalogue, the games of a provider whose name matched are a listing of that provider (an
+    // index range in listing order, its total in game_counts); the name search covers the others.
+    else if (byName !== null) matchesWhere += ` AND ${byName} AND g.provider_id <> ALL (${matching}::int[])`;
+    countSql = `SELECT count(*) AS count FROM ${from} WHERE ${matchesWhere}`;
+    if (!favorites && matching !== null) countSql = `SELECT (${countSql}) + (${sumCounts([`c.provider_id = ANY (${matching}::int[])`])}) AS count`;
+    countParams = [...params];
+    if (favorites) {
+      withSql = `matches AS MATERIALIZED (SELECT g.id, f.created_at AS favorited_at FROM ${from} WHERE ${matchesWhere}),
+        page AS (SELECT id, favorited_at FROM matches ORDER BY favorited_at DESC, id DESC LIMIT ${param(limit)} OFFSET ${param(offset)})`;
+      totalSql = '(SELECT count(*) FROM matches)';
+    } else {
+      // The first offset + limit of each part are enough to order the page from.
+      const enough = param(offset + limit);
+      const parts = [`(SELECT id, sort_order, name FROM matches ORDER BY ${listingOrder} LIMIT ${enough})`];
+      const providerIds = matching === null ? [] : matchingProviders;
+      for (const id of providerIds) {
+        parts.push(`(SELECT g.id, g.sort_order, g.name FROM games g WHERE ${filtersSql} AND g.provider_id = ${param(id)}
+          ORDER BY g.sort_order, g.name, g.id LIMIT ${enough})`);
+      }
+      withSql = `matches AS MATERIALIZED (SELECT g.id, g.sort_order, g.name FROM games g WHERE ${matchesWhere}),
+        page AS (SELECT id FROM (${parts.join(' UNION ALL ')}) found
+          ORDER BY ${listingOrder} LIMIT ${param(limit)} OFFSET ${param(offset)})`;
+      totalSql = `((SELECT count(*) FROM matches)${matching === null ? '' : ` + (${sumCounts([`c.provider_id = ANY (${matching}::int[])`])})`})`;
+    }
   }
 
   // The page's ids first (no joins), then the joins for those few rows only: deep pages then skip index
   // entries instead of joined rows.
+  const favoriteOf = userParam ?? param(userId);
   const rows = await db.query<GameRow & { is_favorite: boolean; total_count: number }>(
-    `WITH ${pageSql}
+    `WITH ${withSql}
      SELECT ${GAME_COLUMNS}, ${totalSql} AS total_count,
-       (${userParam}::bigint IS NOT NULL AND EXISTS (
-         SELECT 1 FROM favorite_games uf WHERE uf.user_id = ${userParam}::bigint AND uf.game_id = g.id)) AS is_favorite
+       (${favoriteOf}::bigint IS NOT NULL AND EXISTS (
+         SELECT 1 FROM favorite_games uf WHERE uf.user_id = ${favoriteOf}::bigint AND uf.game_id = g.id)) AS is_favorite
      FROM page JOIN games g ON g.id = page.id JOIN providers p ON p.id = g.provider_id
      ORDER BY ${favorites ? 'page.favorited_at DESC, g.id DESC' : 'g.sort_order, g.name, g.id'}`,
     params,
@@ -320,8 +348,7 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
   const first = rows[0];
   if (first) count = first.total_count;
   else if (offset === 0) count = 0;
-  // A page past the end: the total alone.
-  else count = (await one<{ count: number }>(db, countSql, filterParams)).count;
+  else count = (await one<{ count: number }>(db, countSql, countParams)).count;
   return {
     rows: rows.map((r) => {
       const { thumbnailHue: _hue, ...game } = toGame(r);
