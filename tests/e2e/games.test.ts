@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+
+/*
+ * The game side against the real server: the lobby's tiles, a category grid paged by scrolling, the
+ * search, the provider filter, the heart asking a visitor to log in, a demo game page; a player's
+ * favourite kept across a reload, a real-money game page closed back to where it was opened.
+ */
+
+const SCREENSHOTS = 'test-results/screenshots';
+
+let server: SharedServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = sharedServer();
+  browser = await connectBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function tileNames(page: Page): Promise<string[]> {
+  return page.locator('main article[aria-label]').evaluateAll((tiles) => tiles.map((tile) => tile.getAttribute('aria-label') ?? ''));
+}
+
+it('shows a visitor the lobby, a category paged by scrolling, a search and a provider filter', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(server.url);
+  await page.getByRole('heading', { level: 2, name: 'Slots' }).waitFor();
+  await page.locator('main article[aria-label]').first().waitFor();
+  expect((await tileNames(page)).length).toBeGreaterThan(6);
+  await page.screenshot({ path: `${SCREENSHOTS}/games-lobby-1280.png` });
+
+  // A category's "View all": a grid of 24, and 24 more once the end of the grid comes near.
+  await page.getByRole('region', { name: 'Slots' }).getByRole('link', { name: 'View all' }).click();
+  await page.waitForURL(/\/category\/slots$/);
+  await page.getByRole('heading', { level: 1, name: 'Slots' }).waitFor();
+  const status = page.getByText(/^Showing \d+ of \d+ games$/);
+  await status.waitFor();
+  const first = await tileNames(page);
+  expect(first.length).toBeGreaterThanOrEqual(24);
+  const total = Number((await status.textContent())!.match(/of (\d+)/)![1]);
+  expect(total).toBeGreaterThan(first.length);
+  // Scrolling to the end brings the next page: more tiles, the first ones kept, none twice.
+  await page.keyboard.press('End');
+  await page.mouse.wheel(0, 20000);
+  await page.waitForFunction((shown) => document.querySelectorAll('main article[aria-label]').length > shown, first.length);
+  // Names and game ids read at one moment (more pages may keep coming while the test reads).
+  const tiles = await page.locator('main article[aria-label]').evaluateAll((articles) =>
+    articles.map((article) => ({
+      name: article.getAttribute('aria-label') ?? '',
+      id: new URL((article.querySelector('a[href^="/play?game="]') as HTMLAnchorElement).href).searchParams.get('game'),
+    })),
+  );
+  expect(tiles.slice(0, first.length).map((tile) => tile.name)).toEqual(first);
+  expect(new Set(tiles.map((tile) => tile.id)).size).toBe(tiles.length);
+
+  // A search for part of a real game's name finds it.
+  const name = first[0]!;
+  const part = name.split(' ').slice(-1)[0]!.toLowerCase();
+  await page.goto(`${server.url}/search`);
+  await page.getByRole('searchbox', { name: 'Search' }).fill(part);
+  await page.waitForURL(new RegExp(`[?&]q=${part}`));
+  await page.locator(`main article[aria-label="${name}"]`).waitFor();
+  await page.reload();
+  await page.locator(`main article[aria-label="${name}"]`).waitFor();
+  expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe(part);
+
+  // A provider chosen: every tile is that provider's, and the address says so.
+  await page.goto(`${server.url}/games`);
+  await page.locator('main article[aria-label]').first().waitFor();
+  await page.getByRole('combobox', { name: 'Providers' }).selectOption({ label: 'Nebula Reels' });
+  await page.waitForURL(/provider=nebula-reels/);
+  await page.getByText(/^Showing \d+ of \d+ games$/).waitFor();
+  const providers = await page.locator('main article[aria-label] p').allTextContents();
+  expect(providers.length).toBeGreaterThan(0);
+  expect(new Set(providers)).toEqual(new Set(['Nebula Reels']));
+  await page.close();
+});
+
+it('asks a visitor to log in for a heart and for real money, and opens a demo game page', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto(`${server.url}/casino`);
+  const tile = page.locator('main article[aria-label]').first();
+  await tile.waitFor();
+  const name = (await tile.getAttribute('aria-label'))!;
+  await tile.getByRole('button', { name: /^Add to favourites/ }).click();
+  await page.getByRole('dialog', { name: 'Log in' }).waitFor();
+  await page.getByText('Please login first').first().waitFor();
+  await page.screenshot({ path: `${SCREENSHOTS}/games-casino-390.png` });
+  await page.goto(`${server.url}/casino`);
+  await page.locator('main article[aria-label]').first().waitFor();
+  await page.locator(`main article[aria-label="${name}"]`).getByRole('link', { name: /^Demo/ }).click();
+  await page.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+  await page.getByText('Play money').waitFor();
+  await page.screenshot({ path: `${SCREENSHOTS}/games-demo-390.png` });
+  // A reload reads the same session back.
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+  await page.close();
+});
+
+it("keeps a player's favourite across a reload and closes a real-money game back to where it was opened", async () => {
+  const player = await verifiedPlayer(server);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/?dialog=login`);
+  const login = page.getByRole('dialog', { name: 'Log in' });
+  await login.getByLabel('Email or username').fill(player.email);
+  await login.getByLabel('Password', { exact: true }).fill(player.password);
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Account' }).waitFor();
+  await page.goto(`${server.url}/games?category=table-games`);
+  const tile = page.locator('main article[aria-label]').first();
+  await tile.waitFor();
+  const name = (await tile.getAttribute('aria-label'))!;
+  await tile.getByRole('button', { name: /^Add to favourites/ }).click();
+  await tile.getByRole('button', { name: /^Remove from favourites/ }).waitFor();
+  await page.goto(`${server.url}/favourites`);
+  await page.locator(`main article[aria-label="${name}"]`).waitFor();
+  await page.reload();
+  await page.locator(`main article[aria-label="${name}"]`).getByRole('button', { name: /^Remove from favourites/ }).waitFor();
+
+  await page.goto(`${server.url}/games?category=table-games`);
+  await page.locator(`main article[aria-label="${name}"]`).hover();
+  await page.locator(`main article[aria-label="${name}"]`).getByRole('link', { name: /^Play/ }).click();
+  await page.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+  await page.getByRole('button', { name: 'Demo', exact: true }).waitFor();
+  // A new player's wallet is empty: the page says what to do instead of taking bets it cannot pay.
+  await page.getByText('Your LTC balance is empty. Deposit to play for real money.').waitFor();
+  await page.screenshot({ path: `${SCREENSHOTS}/games-play-1280.png` });
+  await page.getByRole('button', { name: 'Leave game' }).click();
+  await page.waitForURL(/\/games\?category=table-games$/);
+  await context.close();
+});
