@@ -589,7 +589,8 @@ export function renderThumbnail(game: ThumbnailInput): string {
   const hue = ((Math.round(Number.isFinite(game.thumbnailHue) ? game.thumbnailHue : 0) % 360) + 360) % 360;
   const hue2 = (hue + 40) % 360;
   const lines = wrapTitle(game.name);
-  const fontSize = lines.length <= 1 ? 40 : lines.length === 2 ? 36 : 32;
+  // 14 characters of a bold sans-serif at these sizes fit the card's 300 px with a margin.
+  const fontSize = lines.length <= 1 ? 32 : lines.length === 2 ? 30 : 28;
   const lineHeight = Math.round(fontSize * 1.2);
   const firstY = Math.round(THUMBNAIL_HEIGHT / 2 - ((lines.length - 1) * lineHeight) / 2 + fontSize / 3);
   const text = lines

@@ -368,6 +368,8 @@ export const enScreens = {
 
   /** The game page: the bar over the game and what it says. */
   gamePage: {
+    mode: 'Mode',
+    real: 'Real money',
     title: 'Game',
     playMoney: 'Play money',
     balance: 'Balance',

@@ -365,6 +365,8 @@ export const esScreens: ScreensDictionary = {
 
   /** The game page: the bar over the game and what it says. */
   gamePage: {
+    mode: 'Modo',
+    real: 'Dinero real',
     title: 'Juego',
     playMoney: 'Dinero de juego',
     balance: 'Saldo',

@@ -365,6 +365,8 @@ export const ptScreens: ScreensDictionary = {
 
   /** The game page: the bar over the game and what it says. */
   gamePage: {
+    mode: 'Modo',
+    real: 'Dinheiro real',
     title: 'Jogo',
     playMoney: 'Dinheiro de jogo',
     balance: 'Saldo',

@@ -80,11 +80,25 @@ const Bar = styled('header')`
     font-size: ${theme.font.size.small};
     cursor: pointer;
   }
-  button[aria-pressed] {
-    border: 1px solid ${theme.color.border};
-  }
   button:focus-visible {
     outline: 2px solid ${theme.color.focus};
+  }
+`;
+
+/** Real money or demo: two buttons, the one in use pressed. */
+const Modes = styled('div')`
+  display: inline-flex;
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.small};
+  overflow: hidden;
+  button {
+    border-radius: 0;
+  }
+  button[aria-pressed='true'] {
+    background: ${theme.color.accentStrong};
+  }
+  button:disabled {
+    cursor: default;
   }
 `;
 
@@ -105,7 +119,10 @@ const Stage = styled('div')`
     max-width: 32rem;
     margin: 0 auto ${theme.space(4)};
   }
-  div > button + button {
+  [role='status'] {
+    margin-bottom: ${theme.space(5)};
+  }
+  [role='status'] button + button {
     margin-left: ${theme.space(2)};
   }
 `;
@@ -218,14 +235,21 @@ function GamePage(input: LaunchInput) {
       <Bar>
         <h1 id="game-title">{game?.name ?? t('gamePage.title')}</h1>
         {session && state === 'playing' ? <SessionBalance session={session} /> : null}
-        {state === 'playing' && switchable ? (
-          <button type="button" aria-pressed={context.mode === 'demo'} onClick={switchMode}>
-            {t('games.demo')}
-          </button>
+        {state === 'playing' && session ? (
+          <Modes role="group" aria-label={t('gamePage.mode')}>
+            <button type="button" aria-pressed={!session.demo} disabled={!session.demo && !switchable} onClick={() => session.demo && switchMode()}>
+              {t('gamePage.real')}
+            </button>
+            <button type="button" aria-pressed={session.demo} disabled={session.demo ? false : !switchable} onClick={() => !session.demo && switchMode()}>
+              {t('games.demo')}
+            </button>
+          </Modes>
         ) : null}
         {fullscreen.available ? (
           <button type="button" aria-pressed={fullscreen.on} aria-label={t('gamePage.fullscreen')} title={t('gamePage.fullscreen')} onClick={fullscreen.toggle}>
-            <Icon name="games" />
+            <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" focusable="false">
+              <path d={fullscreen.on ? 'M9 4v5H4M15 4v5h5M9 20v-5H4M15 20v-5h5' : 'M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5'} />
+            </svg>
           </button>
         ) : null}
         <button type="button" aria-label={t('games.exitGame')} title={t('games.exitGame')} onClick={close}>
