@@ -62,8 +62,10 @@ async function main(): Promise<void> {
       ['search "star", first page', { page: 1, limit: 24, search: 'star' }],
       ['search "dragon", page 2', { page: 2, limit: 24, search: 'dragon' }],
       ['search "velvet comet" (a provider), first page', { page: 1, limit: 24, search: 'velvet comet' }],
+      ['with provider 1 inactive, page 200', { page: 200, limit: 24 }],
     ];
     for (const [name, options] of cases) {
+      if (name.startsWith('with provider 1 inactive')) await db.query('UPDATE providers SET active = false WHERE id = 1');
       await listGames(db, options);
       const plans: string[] = [];
       const page = await listGames(explaining(db, plans), options);

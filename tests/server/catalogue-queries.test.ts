@@ -389,6 +389,19 @@ describe('plans at 10,000 games', () => {
     }
   });
 
+  it('a page with an inactive provider left out is still an index-only range', async () => {
+    await db.query('UPDATE providers SET active = false WHERE id = (SELECT min(id) FROM providers)');
+    try {
+      const statements = await plansOf({ page: 100, limit: 24 });
+      const page = statements.find((s) => s.sql.includes('FROM games g'));
+      if (!page) throw new Error('no page statement');
+      const listing = gamesScans(page.plan).filter((n) => n['Index Name'] === 'games_listing');
+      expect(listing.map((n) => [n['Node Type'], n.Filter])).toEqual([['Index Only Scan', expect.stringMatching(/provider_id <> ALL/)]]);
+    } finally {
+      await db.query('UPDATE providers SET active = true WHERE id = (SELECT min(id) FROM providers)');
+    }
+  });
+
   it("a search is a trigram index lookup, and a provider's games by name an index range of that provider", async () => {
     for (const [search, providerListing] of [
       ['star', false],
