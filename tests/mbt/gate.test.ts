@@ -21,7 +21,6 @@ const PENDING: Record<string, string> = {
   gameRow: 'a lobby row: its model test comes with the lobby\'s',
   gameList: 'every grid of games: filters from the address, pages, the debounced search; model test not written yet',
   favourite: 'the heart on a tile; model test not written yet',
-  launch: 'the game page: real and demo sessions, login first, refusals; model test not written yet',
 };
 
 const DIR = join(process.cwd(), 'tests', 'mbt');

@@ -175,7 +175,7 @@ function EmptyWallet({ session, onDemo }: { session: GameSession; onDemo: (() =>
   );
 }
 
-function GamePage(input: LaunchInput) {
+export function GamePage(input: LaunchInput) {
   const { t } = useT();
   const actor = useFlow(launchMachine, input);
   const state = useSelector(actor, (s) =>
@@ -237,7 +237,8 @@ function GamePage(input: LaunchInput) {
         {session && state === 'playing' ? <SessionBalance session={session} /> : null}
         {state === 'playing' && session ? (
           <Modes role="group" aria-label={t('gamePage.mode')}>
-            <button type="button" aria-pressed={!session.demo} disabled={!session.demo && !switchable} onClick={() => session.demo && switchMode()}>
+            {/* The mode in use stays pressed; the other one is disabled when it cannot open (real money for a visitor, demo of a game without one). */}
+            <button type="button" aria-pressed={!session.demo} disabled={session.demo ? !switchable : false} onClick={() => session.demo && switchMode()}>
               {t('gamePage.real')}
             </button>
             <button type="button" aria-pressed={session.demo} disabled={session.demo ? false : !switchable} onClick={() => !session.demo && switchMode()}>
