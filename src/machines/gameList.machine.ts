@@ -21,7 +21,7 @@ export type SubCategory = components['schemas']['SubCategory'];
 export type Provider = components['schemas']['Provider'];
 
 export const SEARCH_MIN_LENGTH = 3;
-export const GAMES_PAGE_SIZE = 24;
+export const GAMES_PAGE_SIZE = 96;
 
 /** Which games a grid is about, before the address narrows them. */
 export type GameScope =

@@ -1,8 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { useLocation, useSearch } from 'wouter';
 import { errorMessageKey } from '../../api/errors.ts';
+import { formatNumber } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import {
   categoryOf,
@@ -11,6 +13,7 @@ import {
   providerOf,
   searchOf,
   type GameAddress,
+  type Game,
   type GameScope,
 } from '../../machines/gameList.machine.ts';
 import { FormError, SelectField } from '../components/Form.tsx';
@@ -89,6 +92,57 @@ const Footer = styled('div')`
   min-height: 2.75rem;
 `;
 
+/** The grid's columns at a window's width, as its CSS lays them out (DESIGN.md: 2 on a phone, 6 from 1024 px). */
+export function columnsAt(width: number): number {
+  return width >= 1024 ? 6 : width >= 640 ? 4 : 2;
+}
+
+function useColumns(): number {
+  const [columns, setColumns] = useState(() => columnsAt(window.innerWidth));
+  useEffect(() => {
+    const update = () => setColumns(columnsAt(window.innerWidth));
+    window.addEventListener('resize', update);
+    return () => window.removeEventListener('resize', update);
+  }, []);
+  return columns;
+}
+
+/**
+ * The tiles in rows, only the rows on screen (and a few around) in the page: a grid scrolled through
+ * thousands of games keeps a few dozen tiles, and the height of all of them, so the scroll bar is true.
+ */
+function VirtualGrid({ games }: { games: Game[] }) {
+  const columns = useColumns();
+  const box = useRef<HTMLDivElement>(null);
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    if (box.current) setTop(box.current.getBoundingClientRect().top + window.scrollY);
+  }, []);
+  const virtualizer = useWindowVirtualizer({
+    count: Math.ceil(games.length / columns),
+    estimateSize: () => 320,
+    overscan: 2,
+    gap: 12,
+    scrollMargin: top,
+  });
+  return (
+    <div ref={box} style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((row) => (
+        <Grid
+          key={row.key}
+          data-index={row.index}
+          ref={virtualizer.measureElement}
+          style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - top}px)` }}
+        >
+          {games.slice(row.index * columns, (row.index + 1) * columns).map((game) => (
+            <GameTile key={game.id} game={game} />
+          ))}
+        </Grid>
+      ))}
+    </div>
+  );
+}
+
 /** The filters and the search of the address. */
 export function addressOf(search: string): GameAddress {
   const params = new URLSearchParams(search);
@@ -105,7 +159,7 @@ export interface GamesScreenProps {
 }
 
 export default function GamesScreen({ title, scope, empty, searchFirst = false }: GamesScreenProps) {
-  const { t } = useT();
+  const { t, language } = useT();
   const { navigate } = useWiring();
   const [path] = useLocation();
   const search = useSearch();
@@ -188,13 +242,16 @@ export default function GamesScreen({ title, scope, empty, searchFirst = false }
   } else {
     body = (
       <>
-        <Count role="status">{state === 'shown' ? t('games.showing', { shown: rows.length, total: count }) : t('states.loading')}</Count>
-        <Grid aria-busy={state === 'loading'}>
-          {state === 'loading'
-            ? Array.from({ length: 12 }, (_, i) => <TileSkeleton key={i} />)
-            : rows.map((game) => <GameTile key={game.id} game={game} />)}
-          {more === 'loading' ? Array.from({ length: 6 }, (_, i) => <TileSkeleton key={`more-${i}`} />) : null}
-        </Grid>
+        <Count role="status">{state === 'shown' ? t('games.showing', { shown: formatNumber(rows.length, language), total: formatNumber(count, language) }) : t('states.loading')}</Count>
+        {state === 'loading' ? (
+          <Grid aria-busy="true">
+            {Array.from({ length: 12 }, (_, i) => (
+              <TileSkeleton key={i} />
+            ))}
+          </Grid>
+        ) : (
+          <VirtualGrid games={rows} />
+        )}
         <Footer ref={end}>
           {more === 'failed' ? (
             <div>
