@@ -298,7 +298,8 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
     // A search or the favourites: every match is read to be ordered (a trigram index lookup, or the
     // player's favourites), so the same rows give the total. MATERIALIZED plans the matches without
     // the page's LIMIT: planned with it, PostgreSQL walks the listing index in order and filters every
-    // game, hoping to stop early, as if a count over all the rows could stop early too.
+    // game, hoping to stop early, as if a count over all the rows could stop early too. A provider
+    // whose name matched is the exception, below: its games are its listing.
     const pattern = search === '' ? null : `('%' || lower(${param(escapeLike(search))}::text) || '%')`;
     const byName = pattern === null ? null : `g.search_name LIKE ${pattern} ESCAPE '\\'`;
     const matching = matchingProviders.length > 0 && byName !== null ? param(matchingProviders) : null;
@@ -309,8 +310,9 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
     // In the catalogue, the games of a provider whose name matched are a listing of that provider (an
     // index range in listing order, its total in game_counts); the name search covers the others.
     else if (byName !== null) matchesWhere += ` AND ${byName} AND g.provider_id <> ALL (${matching}::int[])`;
+    const providersTotal = !favorites && matching !== null ? sumCounts([`c.provider_id = ANY (${matching}::int[])`]) : null;
     countSql = `SELECT count(*) AS count FROM ${from} WHERE ${matchesWhere}`;
-    if (!favorites && matching !== null) countSql = `SELECT (${countSql}) + (${sumCounts([`c.provider_id = ANY (${matching}::int[])`])}) AS count`;
+    if (providersTotal !== null) countSql = `SELECT (${countSql}) + (${providersTotal}) AS count`;
     countParams = [...params];
     if (favorites) {
       withSql = `matches AS MATERIALIZED (SELECT g.id, f.created_at AS favorited_at FROM ${from} WHERE ${matchesWhere}),
@@ -320,15 +322,14 @@ export async function listGames(db: Queryable, options: ListGamesOptions): Promi
       // The first offset + limit of each part are enough to order the page from.
       const enough = param(offset + limit);
       const parts = [`(SELECT id, sort_order, name FROM matches ORDER BY ${listingOrder} LIMIT ${enough})`];
-      const providerIds = matching === null ? [] : matchingProviders;
-      for (const id of providerIds) {
+      for (const id of matching === null ? [] : matchingProviders) {
         parts.push(`(SELECT g.id, g.sort_order, g.name FROM games g WHERE ${filtersSql} AND g.provider_id = ${param(id)}
           ORDER BY g.sort_order, g.name, g.id LIMIT ${enough})`);
       }
       withSql = `matches AS MATERIALIZED (SELECT g.id, g.sort_order, g.name FROM games g WHERE ${matchesWhere}),
         page AS (SELECT id FROM (${parts.join(' UNION ALL ')}) found
           ORDER BY ${listingOrder} LIMIT ${param(limit)} OFFSET ${param(offset)})`;
-      totalSql = `((SELECT count(*) FROM matches)${matching === null ? '' : ` + (${sumCounts([`c.provider_id = ANY (${matching}::int[])`])})`})`;
+      totalSql = `((SELECT count(*) FROM matches)${providersTotal === null ? '' : ` + (${providersTotal})`})`;
     }
   }
 
