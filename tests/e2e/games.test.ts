@@ -138,3 +138,28 @@ it("keeps a player's favourite across a reload and closes a real-money game back
   await page.waitForURL(/\/games\?category=table-games$/);
   await context.close();
 });
+
+it('scrolls the whole catalogue on a phone keeping only the rows near the screen in the page', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto(`${server.url}/games`);
+  const status = page.getByText(/^Showing [\d,]+ of [\d,]+ games$/);
+  await status.waitFor();
+  const total = (await status.textContent())!.match(/of ([\d,]+)/)![1]!;
+  let most = 0;
+  for (let step = 0; step < 400 && (await status.textContent()) !== `Showing ${total} of ${total} games`; step += 1) {
+    most = Math.max(most, await page.evaluate(() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      return document.querySelectorAll('main article[aria-label]').length;
+    }));
+    await page.waitForTimeout(50);
+  }
+  await expect(status.textContent()).resolves.toBe(`Showing ${total} of ${total} games`);
+  expect(Number(total.replace(/,/g, ''))).toBeGreaterThan(200);
+  // Two columns on a phone: the rows on screen and a few around them, whatever the length of the list.
+  expect(most).toBeGreaterThan(0);
+  expect(most).toBeLessThanOrEqual(40);
+  // The end of the list is reached: the grid ends with the last game and nothing more to load.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
+  await page.close();
+});

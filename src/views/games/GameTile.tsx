@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -145,7 +145,8 @@ function Heart({ game, signedIn }: { game: Game; signedIn: boolean }) {
   );
 }
 
-export function GameTile({ game }: { game: Game }) {
+/** A tile; the same game renders once (a grid's new page leaves the tiles on screen as they are). */
+export const GameTile = memo(function GameTile({ game }: { game: Game }) {
   const { t } = useT();
   const { app } = useWiring();
   const signedIn = useSelector(app, (s) => s.context.accessToken !== null);
@@ -173,7 +174,7 @@ export function GameTile({ game }: { game: Game }) {
       <p>{game.providerName}</p>
     </TileBox>
   );
-}
+});
 
 /** A tile's place while its page loads: the same size, so nothing moves when the games arrive. */
 export function TileSkeleton() {
