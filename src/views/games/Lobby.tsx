@@ -152,7 +152,8 @@ const Providers = styled('ul')`
   }
 `;
 
-function CategoryRow({ category }: { category: Category }) {
+/** One category's row (src/machines/gameRow.machine.ts); nothing at all for a category without games. */
+export function CategoryRow({ category }: { category: Category }) {
   const { t } = useT();
   const actor = useFlow(gameRowMachine, { categoryId: category.id, limit: ROW_SIZE });
   const state = useSelector(actor, (s) => s.value);
