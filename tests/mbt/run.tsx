@@ -116,11 +116,24 @@ function hasDelays(machine: AnyStateMachine): boolean {
   return walk(machine.root);
 }
 
-/** The srcs the machine is running in a snapshot: one fake call must be waiting for each (subscriptions aside). */
-function runningActors(snapshot: AnyMachineSnapshot): string[] {
+/**
+ * The srcs the machine is running after a path's steps: one fake call must be waiting for each
+ * (subscriptions aside). A state that invokes several actors stays while some have answered: those are
+ * done (an answer since the state was last entered).
+ */
+function runningActors(steps: readonly ModelStep[]): string[] {
+  const snapshot = steps[steps.length - 1]!.state;
   if (snapshot.status !== 'active') return [];
+  const isActive = (step: ModelStep, node: AnyStateNode) => (step.state._nodes as AnyStateNode[]).includes(node);
   return (snapshot._nodes as AnyStateNode[])
-    .flatMap((node) => (node.invoke as { src: unknown }[]).map((invoke) => String(invoke.src)))
+    .flatMap((node) => {
+      let entered = steps.length - 1;
+      while (entered > 0 && isActive(steps[entered - 1]!, node)) entered -= 1;
+      const answered = new Set(
+        steps.slice(entered + 1).flatMap((step) => (step.kind.kind === 'done' || step.kind.kind === 'error' ? [step.kind.invokeId] : [])),
+      );
+      return (node.invoke as { id: string; src: unknown }[]).filter((invoke) => !answered.has(invoke.id)).map((invoke) => String(invoke.src));
+    })
     .filter((src) => !isSubscription(src))
     .sort();
 }
@@ -280,7 +293,7 @@ async function runPath<TMachine extends AnyStateMachine>(
     expect(snapshot.value, 'state of the view\'s actor').toEqual(step.state.value);
     expect(plain(snapshot.context), 'context of the view\'s actor').toEqual(plain(step.state.context));
     if (deferred.violations.length) throw new Error(deferred.violations.join('\n'));
-    expect(deferred.waiting().map((call) => call.src).sort(), 'calls waiting for an answer').toEqual(runningActors(step.state));
+    expect(deferred.waiting().map((call) => call.src).sort(), 'calls waiting for an answer').toEqual(runningActors(path.steps.slice(0, index + 1)));
     if (subscribed(step.state)) expect(view.live.listeners.size, 'flows subscribed to live events').toBeGreaterThan(0);
     for (const leaf of leafStateIds(step.state)) {
       const key = leaf.slice(machine.id.length + 1);
