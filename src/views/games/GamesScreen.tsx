@@ -156,22 +156,28 @@ export interface GamesScreenProps {
   empty: MessageKey;
   /** The search results' screen puts the search box first, ready to type in. */
   searchFirst?: boolean;
+  /** Games a page (default GAMES_PAGE_SIZE): the model test's small catalogue pages by two. */
+  pageSize?: number;
 }
 
-export default function GamesScreen({ title, scope, empty, searchFirst = false }: GamesScreenProps) {
+export default function GamesScreen({ title, scope, empty, searchFirst = false, pageSize }: GamesScreenProps) {
   const { t, language } = useT();
   const { navigate } = useWiring();
   const [path] = useLocation();
   const search = useSearch();
   const address = addressOf(search);
-  const actor = useFlow(gameListMachine, { scope, address });
+  const actor = useFlow(gameListMachine, { scope, address, ...(pageSize === undefined ? {} : { pageSize }) });
 
-  // The address is the grid's filters: a change of it (a filter chosen, Back) is a FILTER.
+  // The address is the grid's filters: a change of it (a filter chosen, Back) is a FILTER. Not the
+  // address the flow holds already: the one it started with, and the search it put there itself after
+  // the pause (a FILTER then would set the box back to the trimmed search, eating a space just typed).
   const category = address.category;
   const sub = address.sub;
   const provider = address.provider;
   const q = address.q;
   useEffect(() => {
+    const held = actor.getSnapshot().context.address;
+    if (held.category === category && held.sub === sub && held.provider === provider && held.q === q) return;
     actor.send({ type: 'FILTER', address: { category, sub, provider, q } });
   }, [actor, category, sub, provider, q]);
 
