@@ -23,6 +23,8 @@ const ROUTES = [
   '/games',
   '/favourites',
   '/search',
+  '/category/slots',
+  '/provider/nebula-reels',
   '/bonus',
   '/bet-history',
   '/profile',

@@ -303,7 +303,8 @@ export default function GamesScreen({ title, scope, empty, searchFirst = false, 
                 ))}
               </SelectField>
             ) : null}
-            {subOptions.length > 0 ? (
+            {/* A category's own grid keeps the sub-category's place while the catalogue loads. */}
+            {subOptions.length > 0 || (scope.kind === 'category' && subCategories === null) ? (
               <SelectField label={t('games.subCategories')} value={context.address.sub} onChange={(event) => choose({ sub: event.target.value })}>
                 <option value="">{t('games.allSubCategories')}</option>
                 {subOptions.map((option) => (

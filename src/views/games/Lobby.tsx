@@ -74,6 +74,7 @@ const RowBox = styled('section')`
     display: flex;
     align-items: center;
     gap: ${theme.space(2)};
+    min-height: 2.75rem;
     margin-bottom: ${theme.space(2)};
   }
   h2 {
@@ -248,6 +249,9 @@ export default function Lobby() {
         </>
       ) : (
         <RowBox aria-busy="true">
+          <header>
+            <h2>&nbsp;</h2>
+          </header>
           <Strip>
             {Array.from({ length: 6 }, (_, i) => (
               <TileSkeleton key={i} />
