@@ -11,8 +11,9 @@ import { toFailure } from './failure.ts';
  * sub-categories and providers, loaded together first unless the lobby gave them). SPEC §4: new pages
  * append to the rows; a change of filter or search resets them. The search box sends SEARCH as the player
  * types: after a pause (`searchDebounce`) the text goes into the address and the first page is asked for,
- * the request it replaces stopped (leaving its state aborts it). A search under SEARCH_MIN_LENGTH
- * characters asks nothing and says how long it must be.
+ * the request it replaces stopped (leaving its state aborts it); one typed while the catalogue loaded
+ * waits its pause once the grid lists. A search under SEARCH_MIN_LENGTH characters asks nothing and says
+ * how long it must be.
  */
 
 export type Game = components['schemas']['Game'];
@@ -191,6 +192,8 @@ export const gameListMachine = setup({
     sameFilters: ({ context }, params: { address: GameAddress }) => sameAddress(context.address, params.address),
     sameSearch: ({ context }, params: { text: string }) => params.text.trim() === context.address.q.trim(),
     searchTooShort: ({ context }) => searchTooShort(context.address),
+    /** Typed but not applied: while the catalogue loaded, the search box was not waited for. */
+    searchPending: ({ context }) => context.typed.trim() !== context.address.q.trim(),
     pageHasRows: (_, params: { page: GamesPage }) => params.page.rows.length > 0,
     moreOf: ({ context }, params: { favourites: boolean }) => hasMoreGames(context) && isFavourites({ context }) === params.favourites,
   },
@@ -261,6 +264,7 @@ export const gameListMachine = setup({
       states: {
         deciding: {
           always: [
+            { guard: 'searchPending', target: 'typing' },
             { guard: 'searchTooShort', target: 'tooShort' },
             { guard: 'favourites', target: 'loadingFavourites' },
             { target: 'loading' },

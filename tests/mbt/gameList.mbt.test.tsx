@@ -101,7 +101,7 @@ function expectedNavigations(view: GameListView): { to: string; replace: boolean
 }
 
 /** The heading, the search box and the filters (not on the favourites), and where the grid sent the player. */
-function seeControls(view: GameListView, context: GameListContext) {
+function seeControls(view: GameListView, context: GameListContext, settled = true) {
   const favourites = context.scope.kind === 'favourites';
   expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(view.t(favourites ? 'games.favouritesTitle' : 'games.allGamesTitle'));
   const navigations = view.harness.navigations.map((to) => {
@@ -114,7 +114,13 @@ function seeControls(view: GameListView, context: GameListContext) {
     expect(screen.queryAllByRole('combobox')).toEqual([]);
     return;
   }
-  expect((screen.getByRole('searchbox', { name: view.t('nav.search') }) as HTMLInputElement).value, 'the search box').toBe(context.typed);
+  const box = screen.getByRole('searchbox', { name: view.t('nav.search') }) as HTMLInputElement;
+  expect(box.value, 'the search box').toBe(context.typed);
+  // Once the grid lists (the player not typing), the box holds the search of the address, which the grid shows.
+  if (settled) {
+    const address = addressOf(new URL(view.harness.navigations.at(-1) ?? pathOf(view), 'http://localhost').search);
+    expect(box.value.trim(), 'the search box holds the search in the address').toBe(address.q.trim());
+  }
   const categories = screen.getByLabelText(view.t('games.categories')) as HTMLSelectElement;
   expect([...categories.options].map((option) => option.textContent)).toEqual([view.t('games.allCategories'), ...(context.categories ?? []).map((one) => one.name)]);
   expect(categories.value, 'the category chosen').toBe(categoryOf(context)?.slug ?? '');
@@ -138,7 +144,8 @@ function tileNames(): (string | null)[] {
 
 /** The first page on its way: "Loading" and the skeletons, no tiles. */
 function seeLoading(view: GameListView, snapshot: GameListSnapshot) {
-  seeControls(view, snapshot.context);
+  // The box may hold what the player is typing, or typed while the catalogue loaded.
+  seeControls(view, snapshot.context, !snapshot.matches('preparing') && !snapshot.matches({ listing: 'typing' }));
   const status = screen.getByRole('status');
   expect(status.textContent).toBe(view.t('states.loading'));
   const skeletons = document.querySelector('[aria-busy="true"]');
@@ -248,7 +255,7 @@ describeModel('gameList', {
     // The catalogue the address is read against: the grid is loading; the filters offer what came.
     preparing: seeLoading,
     unavailable: (view, snapshot) => {
-      seeControls(view, snapshot.context);
+      seeControls(view, snapshot.context, false);
       seeFailure(view, snapshot.context);
       seeNoGrid(view);
     },
