@@ -167,7 +167,7 @@ export const esShell: ShellDictionary = {
     newGames: 'Juegos nuevos',
     play: 'Jugar',
     playDemo: 'Jugar demo',
-    demo: 'Demostración',
+    demo: 'Demo',
     addFavourite: 'Añadir a favoritos',
     removeFavourite: 'Quitar de favoritos',
     showing: 'Mostrando {{shown}} de {{total}} juegos',

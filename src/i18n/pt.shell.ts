@@ -167,7 +167,7 @@ export const ptShell: ShellDictionary = {
     newGames: 'Jogos novos',
     play: 'Jogar',
     playDemo: 'Jogar demo',
-    demo: 'Demonstração',
+    demo: 'Demo',
     addFavourite: 'Adicionar aos favoritos',
     removeFavourite: 'Remover dos favoritos',
     showing: 'A mostrar {{shown}} de {{total}} jogos',

@@ -40,23 +40,31 @@ it('shows a visitor the lobby, a category paged by scrolling, a search and a pro
   await page.getByRole('heading', { level: 1, name: 'Slots' }).waitFor();
   const status = page.getByText(/^Showing \d+ of \d+ games$/);
   await status.waitFor();
+  const counts = async () => (await status.textContent())!.match(/^Showing (\d+) of (\d+)/)!.slice(1).map(Number) as [number, number];
+  const [firstShown, total] = await counts();
+  expect(total).toBeGreaterThan(firstShown);
   const first = await tileNames(page);
-  expect(first.length).toBeGreaterThanOrEqual(24);
-  const total = Number((await status.textContent())!.match(/of (\d+)/)![1]);
-  expect(total).toBeGreaterThan(first.length);
-  // Scrolling to the end brings the next page: more tiles, the first ones kept, none twice.
-  await page.keyboard.press('End');
-  await page.mouse.wheel(0, 20000);
-  await page.waitForFunction((shown) => document.querySelectorAll('main article[aria-label]').length > shown, first.length);
-  // Names and game ids read at one moment (more pages may keep coming while the test reads).
-  const tiles = await page.locator('main article[aria-label]').evaluateAll((articles) =>
-    articles.map((article) => ({
-      name: article.getAttribute('aria-label') ?? '',
-      id: new URL((article.querySelector('a[href^="/play?game="]') as HTMLAnchorElement).href).searchParams.get('game'),
-    })),
-  );
-  expect(tiles.slice(0, first.length).map((tile) => tile.name)).toEqual(first);
-  expect(new Set(tiles.map((tile) => tile.id)).size).toBe(tiles.length);
+  // Down the whole grid, reading each row of tiles while it is in the page (only rows near the screen
+  // are): the next page comes as the end nears, and every game of the category is listed once.
+  const rows = new Map<number, string[]>();
+  for (let step = 0; step < 300; step += 1) {
+    const seen = await page.evaluate(() => {
+      const read = [...document.querySelectorAll('main [data-index]')].map((row) => [
+        Number(row.getAttribute('data-index')),
+        [...row.querySelectorAll('article')].map((tile) => new URL(tile.querySelector('a')!.href).searchParams.get('game') ?? ''),
+      ]);
+      window.scrollBy(0, window.innerHeight / 2);
+      return { read: read as [number, string[]][], atEnd: window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2 };
+    });
+    for (const [index, ids] of seen.read) rows.set(index, ids);
+    if (seen.atEnd && (await counts())[0] === total) break;
+    await page.waitForTimeout(30);
+  }
+  expect(await counts()).toEqual([total, total]);
+  await page.evaluate(() => window.scrollBy(0, window.innerHeight));
+  const ids = [...rows.entries()].sort((x, y) => x[0] - y[0]).flatMap(([, row]) => row);
+  expect(ids.length).toBe(total);
+  expect(new Set(ids).size).toBe(total);
 
   // A search for part of a real game's name finds it.
   const name = first[0]!;
@@ -162,4 +170,27 @@ it('scrolls the whole catalogue on a phone keeping only the rows near the screen
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
   await page.close();
+});
+
+it.each([
+  ['pt', 'Jogar', 'Demo', 'Pesquisar', 'Adicionar aos favoritos', 'Ver todos'],
+  ['es', 'Jugar', 'Demo', 'Buscar', 'Añadir a favoritos', 'Ver todos'],
+  ['en', 'Play', 'Demo', 'Search', 'Add to favourites', 'View all'],
+] as const)('names the game controls in %s, on a phone and on a desktop', async (language, play, demo, search, favourite, viewAll) => {
+  for (const width of [390, 1280]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    await context.addInitScript((chosen) => localStorage.setItem('casino.language', chosen), language);
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByRole('link', { name: viewAll }).first().waitFor();
+    await page.goto(`${server.url}/games`);
+    await page.getByRole('searchbox', { name: search }).waitFor();
+    const tile = page.locator('main article[aria-label]').first();
+    await tile.waitFor();
+    await tile.getByRole('link', { name: new RegExp(`^${play}`) }).waitFor({ state: 'attached' });
+    await tile.getByRole('link', { name: new RegExp(`^${demo}`) }).waitFor({ state: 'attached' });
+    await tile.getByRole('button', { name: new RegExp(`^${favourite}`) }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/games-${language}-${width}.png` });
+    await context.close();
+  }
 });
