@@ -35,7 +35,7 @@ import { GameTile, TileSkeleton } from './GameTile.tsx';
 
 const Controls = styled('div')`
   display: grid;
-  grid-template-columns: 1fr;
+  grid-template-columns: repeat(2, minmax(0, 1fr));
   gap: ${theme.space(3)};
   margin-bottom: ${theme.space(4)};
   ${theme.breakpoint.tablet} {
