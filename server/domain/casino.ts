@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { formatAmount, parseAmount } from '../../src/money.ts';
 import { normalisePaging } from './common.ts';
+import { textOutline } from './cover-font.ts';
 
 /**
  * The game catalogue: providers, categories, sub-categories, the paged game listing with search and
@@ -584,30 +585,37 @@ export function wrapTitle(text: string, maxChars = MAX_LINE_CHARS, maxLines = MA
 
 /**
  * A self-contained 300x400 SVG card for a game: a gradient from its hue, the name on one to three
- * lines and the provider's name small at the bottom. All text is XML-escaped; no external references.
+ * lines and the provider's name small at the bottom, drawn as outlines, with both in its <title>. All
+ * text is XML-escaped; no external references.
  */
 export function renderThumbnail(game: ThumbnailInput): string {
   const hue = ((Math.round(Number.isFinite(game.thumbnailHue) ? game.thumbnailHue : 0) % 360) + 360) % 360;
   const hue2 = (hue + 40) % 360;
   const lines = wrapTitle(game.name);
-  // 14 characters of a bold sans-serif at these sizes fit the card's 300 px with a margin.
-  const fontSize = lines.length <= 1 ? 32 : lines.length === 2 ? 30 : 28;
+  // The most a line's type may be; one wider than the card is drawn smaller to fit.
+  const fontSize = lines.length <= 1 ? 36 : lines.length === 2 ? 34 : 30;
   const lineHeight = Math.round(fontSize * 1.2);
   const firstY = Math.round(THUMBNAIL_HEIGHT / 2 - ((lines.length - 1) * lineHeight) / 2 + fontSize / 3);
-  const text = lines
-    .map((line, i) => `<tspan x="150" y="${firstY + i * lineHeight}">${escapeXml(line)}</tspan>`)
-    .join('');
-  const provider = escapeXml(truncate(game.providerName, 28));
+  // Each line as outlines (./cover-font.ts), or as SVG text where the font lacks a character.
+  const line = (content: string, y: number, size: number, maxWidth: number, attributes: string): string => {
+    const outline = textOutline(content, 150, y, size, maxWidth);
+    return outline === null
+      ? `<text x="150" y="${y}" font-family="Helvetica, Arial, sans-serif" font-size="${size}" text-anchor="middle" ${attributes}>${escapeXml(content)}</text>`
+      : `<path d="${outline}" ${attributes}/>`;
+  };
+  const title = lines.map((text, i) => line(text, firstY + i * lineHeight, fontSize, 276, 'font-weight="700" fill="#fff"')).join('');
+  const provider = line(truncate(game.providerName, 28), 372, 16, 260, 'fill="#fff" fill-opacity="0.8"');
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMBNAIL_WIDTH}" height="${THUMBNAIL_HEIGHT}" viewBox="0 0 ${THUMBNAIL_WIDTH} ${THUMBNAIL_HEIGHT}">` +
+    `<title>${escapeXml(`${game.name} · ${game.providerName}`)}</title>` +
     `<defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">` +
     `<stop offset="0" stop-color="hsl(${hue},70%,48%)"/><stop offset="1" stop-color="hsl(${hue2},75%,22%)"/>` +
     `</linearGradient></defs>` +
     `<rect width="${THUMBNAIL_WIDTH}" height="${THUMBNAIL_HEIGHT}" rx="16" fill="url(#bg)"/>` +
     `<circle cx="250" cy="60" r="90" fill="#fff" fill-opacity="0.08"/>` +
     `<circle cx="40" cy="360" r="120" fill="#000" fill-opacity="0.12"/>` +
-    `<text font-family="Helvetica, Arial, sans-serif" font-size="${fontSize}" font-weight="700" fill="#fff" text-anchor="middle">${text}</text>` +
-    `<text x="150" y="372" font-family="Helvetica, Arial, sans-serif" font-size="16" fill="#fff" fill-opacity="0.8" text-anchor="middle">${provider}</text>` +
+    title +
+    provider +
     `</svg>`
   );
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { renderThumbnail } from '../../server/domain/casino.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 
 /**
@@ -347,6 +349,27 @@ describe('thumbnails', () => {
     expect(svg).toContain('Tom &amp; &lt;Jerry&gt;');
     expect(svg).not.toContain('<Jerry>');
     expect(svg).toContain('Nebula Reels');
+  });
+
+  it('draws the lettering as outlines, and sends the cover gzipped to a browser that takes it', async () => {
+    const plain = await server.call('casinoGetGameThumbnail', { params: { gameId: fixtures.noDemo } });
+    const svg = plain.rawPayload.toString('utf8');
+    // 'Qwxyz Vault' and 'Nebula Reels': Latin letters the cover font has, so no SVG text to lay out.
+    expect(svg).toContain('<title>Qwxyz Vault · Nebula Reels</title>');
+    expect(svg).not.toContain('<text');
+    expect(svg.match(/<path d="M/g)).toHaveLength(2);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    const zipped = await server.call('casinoGetGameThumbnail', { params: { gameId: fixtures.noDemo }, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(svg.length / 2);
+    expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(svg);
+  });
+
+  it('writes as SVG text a line the cover font cannot draw', () => {
+    const svg = renderThumbnail({ name: '麻将 Mahjong', providerName: 'Nebula Reels', thumbnailHue: 10 });
+    expect(svg).toContain('>麻将 Mahjong</text>');
+    expect(svg.match(/<path d="M/g)).toHaveLength(1);
   });
 
   it('answers 404 for unknown and inactive games', async () => {

@@ -122,6 +122,8 @@ function VirtualGrid({ games }: { games: Game[] }) {
     count: Math.ceil(games.length / columns),
     estimateSize: () => 320,
     overscan: 2,
+    // Scrolling renders with the next frame instead of at once in the scroll event, so a fast scroll is one render, not many.
+    useFlushSync: false,
     gap: 12,
     scrollMargin: top,
   });
