@@ -249,7 +249,8 @@ export default function Lobby() {
         </>
       ) : (
         <RowBox aria-busy="true">
-          <header>
+          {/* The rows' header keeps its place, like the skeleton tiles hidden from screen readers: not an empty heading. */}
+          <header aria-hidden="true">
             <h2>&nbsp;</h2>
           </header>
           <Strip>
