@@ -314,6 +314,17 @@ function validInput(op: OperationInfo): CallOptions {
   return options;
 }
 
+/** A valid input naming something that exists: a game session's page needs an open session. */
+async function existingInput(op: OperationInfo): Promise<CallOptions> {
+  const valid = validInput(op);
+  if (op.operationId !== 'casinoGetGameSession') return valid;
+  const games = (await server.call('casinoGetAllGames', { query: { limit: 20 } })).body.data.casinoGames.rows as { id: number; hasDemo: boolean }[];
+  const game = games.find((candidate) => candidate.hasDemo);
+  if (!game) throw new Error('no game with a demo in the catalogue');
+  const session = (await server.call('casinoInitGameDemo', { body: { gameId: game.id } })).body.data.gameSession as { sessionId: string };
+  return { ...valid, query: { ...valid.query, sessionId: session.sessionId } };
+}
+
 // ── Running cases ────────────────────────────────────────────────────────────────────────────────
 
 let server: TestServer;
@@ -505,7 +516,7 @@ describe.each(withInput.map((op) => [op.operationId, op] as const))('%s', (opera
     });
   } else if (authMode(op.operation) === 'optional') {
     it('treats a garbage token as no token', async () => {
-      const valid = validInput(op);
+      const valid = await existingInput(op);
       const anonymous = await server.call(operationId, valid);
       const cases: Case[] = [
         {

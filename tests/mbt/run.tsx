@@ -223,11 +223,11 @@ async function runPath<TMachine extends AnyStateMachine>(
   const inspect = (event: InspectionEvent) => {
     const ref = event.actorRef as AnyActorRef & { logic?: { id?: string }; _parent?: unknown };
     if (ref.logic?.id !== machine.id) return;
-    if (event.type === '@xstate.actor') {
-      if (actor === null) actor = ref;
-      else if (actor !== ref) problems.push(`the view created a second ${machine.id} actor`);
-      return;
-    }
+    // An actor only counts once it runs: React may render a component and throw the render away (a
+    // sibling suspending on a lazily loaded chunk), and the actor that render created never starts.
+    if (event.type === '@xstate.actor') return;
+    if (actor === null) actor = ref;
+    else if (actor !== ref) problems.push(`the view ran a second ${machine.id} actor`);
     if (ref !== actor) return;
     if (event.type === '@xstate.microstep') {
       taken.push(...(event._transitions as AnyTransitionDefinition[]).map(transitionKey));

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { Suspense } from 'react';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -62,7 +63,10 @@ describeModel('unreadNotifications', {
     const harness = renderWithServices(
       <Router hook={memory.hook} searchHook={memory.searchHook}>
         <Layout>
-          <DialogHost verifyToken={null} onVerifyClosed={() => {}} />
+          {/* As in the app (src/views/App.tsx): the dialogs' chunks load under a boundary of their own. */}
+          <Suspense fallback={null}>
+            <DialogHost verifyToken={null} onVerifyClosed={() => {}} />
+          </Suspense>
         </Layout>
       </Router>,
       { actors: { loadNotifications }, live: view.live, navigate: (to, options) => memory.navigate(to, options) },
@@ -70,6 +74,8 @@ describeModel('unreadNotifications', {
     const { app } = harness.services;
     await waitFor(() => expect(app.getSnapshot().matches('visitor')).toBe(true));
     act(() => app.send({ type: 'SESSION.LOGGED_IN', accessToken: ACCESS_TOKEN, user: PLAYER }));
+    // The bell is in the player's part of the top bar, a chunk loaded with the session.
+    await screen.findByRole('button', { name: /^Notifications/ });
     return harness;
   },
   events: {

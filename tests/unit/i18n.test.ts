@@ -89,6 +89,7 @@ describe('dictionaries', () => {
           'common.ok',
           'games.lobbyTitle',
           'games.casinoTitle',
+          'games.demo',
           'wallet.transactions.types.casino',
           'common.no',
         ]);
