@@ -272,11 +272,12 @@ const NavList = styled('ul')`
     align-items: center;
     gap: ${theme.space(3)};
     min-height: 2.75rem;
-    padding: 0 ${theme.space(3)};
+    padding: ${theme.space(1)} ${theme.space(3)};
     border-radius: ${theme.radius.medium};
     color: ${theme.color.textMuted};
     text-decoration: none;
-    white-space: nowrap;
+    /* A long name ('Recomienda a un amigo') takes a second line rather than run out of the sidebar. */
+    line-height: 1.25;
   }
   a:hover {
     color: ${theme.color.text};
