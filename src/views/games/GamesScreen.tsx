@@ -3,7 +3,6 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { useLocation, useSearch } from 'wouter';
-import { errorMessageKey } from '../../api/errors.ts';
 import { formatNumber } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import {
@@ -16,7 +15,7 @@ import {
   type Game,
   type GameScope,
 } from '../../machines/gameList.machine.ts';
-import { FormError, SelectField } from '../components/Form.tsx';
+import { SelectField } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
 import { Icon } from '../components/Icons.tsx';
 import { EmptyState, Screen } from '../components/Screen.tsx';
@@ -25,6 +24,7 @@ import { theme } from '../theme.ts';
 import { useFlow, useWiring } from '../wiring.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { GameTile, TileSkeleton } from './GameTile.tsx';
+import { Failure } from '../components/Failure.tsx';
 
 /*
  * A grid of games (src/machines/gameList.machine.ts): the search box and the filters, whose values live
@@ -237,10 +237,7 @@ export default function GamesScreen({ title, scope, empty, searchFirst = false, 
   if (state === 'failed') {
     body = (
       <EmptyState>
-        <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
-        <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
-          {t('common.retry')}
-        </Button>
+        <Failure code={errorCode} onRetry={() => actor.send({ type: 'RETRY' })} />
       </EmptyState>
     );
   } else if (state === 'tooShort') {
@@ -263,10 +260,7 @@ export default function GamesScreen({ title, scope, empty, searchFirst = false, 
         <Footer ref={end}>
           {more === 'failed' ? (
             <div>
-              <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
-              <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
-                {t('common.retry')}
-              </Button>
+              <Failure code={errorCode} onRetry={() => actor.send({ type: 'RETRY' })} />
             </div>
           ) : state === 'shown' && hasMoreGames({ rows, count }) ? (
             <Button type="button" variant="secondary" aria-busy={more === 'loading'} onClick={() => more === 'idle' && actor.send({ type: 'LOAD_MORE' })}>

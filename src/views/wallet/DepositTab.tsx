@@ -11,6 +11,7 @@ import { fieldMessages } from '../dialogs/parts.tsx';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 import { useFlow } from '../wiring.ts';
+import { Failure } from '../components/Failure.tsx';
 
 const QrCode = lazy(() => import('./QrCode.tsx'));
 
@@ -159,10 +160,7 @@ export default function DepositTab({ currencyCode }: { currencyCode: string }) {
   } else if (formState === 'failed') {
     top = (
       <div>
-        <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
-        <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
-          {t('common.retry')}
-        </Button>
+        <Failure code={errorCode} onRetry={() => actor.send({ type: 'RETRY' })} />
       </div>
     );
   } else if ((formState === 'address' || formState === 'copying') && address) {

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
-import { errorMessageKey } from '../../api/errors.ts';
 import { formatAmount, formatDate } from '../../format.ts';
 import {
   hasMoreTransactions,
@@ -11,12 +10,13 @@ import {
   type TransactionFilter,
   type TransactionType,
 } from '../../machines/transactions.machine.ts';
-import { FormError, SelectField, TextField } from '../components/Form.tsx';
+import { SelectField, TextField } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
 import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 import { useFlow, useWiring } from '../wiring.ts';
+import { Failure } from '../components/Failure.tsx';
 
 /*
  * The wallet's Transactions tab (src/machines/transactions.machine.ts): filters by type and days, the
@@ -128,10 +128,7 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
   } else if (state === 'failed') {
     body = (
       <div>
-        <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
-        <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
-          {t('common.retry')}
-        </Button>
+        <Failure code={errorCode} onRetry={() => actor.send({ type: 'RETRY' })} />
       </div>
     );
   } else {
@@ -160,10 +157,7 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
         </TableBox>
         {more === 'failed' ? (
           <div>
-            <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
-            <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
-              {t('common.retry')}
-            </Button>
+            <Failure code={errorCode} onRetry={() => actor.send({ type: 'RETRY' })} />
           </div>
         ) : hasMoreTransactions({ rows, count }) ? (
           <Footer>
