@@ -270,7 +270,7 @@ export const gameListMachine = setup({
             { target: 'loading' },
           ],
         },
-        /** The player is typing: the rows of the last search stay until the pause. */
+        /** The player is typing: nothing is asked until the pause (the rows are emptied when the search applies). */
         typing: {
           after: {
             searchDebounce: {
