@@ -15,7 +15,7 @@ const FIRST_LOAD = [
   /node_modules\/(react|react-dom|scheduler|goober|wouter|regexparam|use-sync-external-store|openapi-fetch|rosetta|templite|dlv)\//,
   /node_modules\/@xstate\/react\//,
   /node_modules\/xstate\/dist\//,
-  /src\/views\/(App|Layout|wiring|theme|i18n-context)\.tsx?$/,
+  /src\/views\/(App|Layout|wiring|address|theme|i18n-context)\.tsx?$/,
   /src\/views\/components\/(Button|Screen|Icons)\.tsx$/,
   /src\/views\/flows\/inspector\.ts$/,
   /src\/views\/games\/(Lobby|GameTile)\.tsx$/,

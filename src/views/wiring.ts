@@ -38,6 +38,7 @@ import type { launchMachine } from '../machines/launch.machine.ts';
 import type { betHistoryMachine } from '../machines/betHistory.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
+import { withParams } from './address.ts';
 
 /*
  * The composition root: the one place where every machine gets its real actors and actions
@@ -105,17 +106,6 @@ function lazySocialSignIn(): SocialSignIn {
     renderGoogleButton: (element, options) => load().then((sdk) => sdk.renderGoogleButton(element, options)),
     facebookLogin: (options) => load().then((sdk) => sdk.facebookLogin(options)),
   };
-}
-
-/** The address with some query parameters set ('' removes one). */
-function withParams(address: { path: string; search: string }, changes: Record<string, string>): string {
-  const params = new URLSearchParams(address.search);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === '') params.delete(name);
-    else params.set(name, value);
-  }
-  const query = params.toString();
-  return query ? `${address.path}?${query}` : address.path;
 }
 
 /**

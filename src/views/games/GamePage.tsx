@@ -14,6 +14,7 @@ import { EmptyState, useDocumentTitle } from '../components/Screen.tsx';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 import { useFlow, useWiring } from '../wiring.ts';
+import { depositOver } from '../address.ts';
 
 /*
  * The game page (DESIGN.md; src/machines/launch.machine.ts): the game fills the page under a thin bar
@@ -163,7 +164,7 @@ function EmptyWallet({ session, onDemo }: { session: GameSession; onDemo: (() =>
   return (
     <div role="status">
       <p>{t('gamePage.emptyWallet', { currency: session.currencyCode ?? '' })}</p>
-      <Button type="button" onClick={() => navigate(`${window.location.pathname}${window.location.search ? `${window.location.search}&` : '?'}wallet=open&tab=deposit`)}>
+      <Button type="button" onClick={() => navigate(depositOver({ path: window.location.pathname, search: window.location.search }))}>
         {t('balance.deposit')}
       </Button>
       {onDemo ? (

@@ -23,6 +23,7 @@ import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 import { useFlow, useWiring } from '../wiring.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
+import { withParams } from '../address.ts';
 import { GameTile, TileSkeleton } from './GameTile.tsx';
 import { Failure } from '../components/Failure.tsx';
 
@@ -219,15 +220,7 @@ export default function GamesScreen({ title, scope, empty, searchFirst = false, 
     return () => observer.disconnect();
   }, [actor, canLoadMore, rows.length]);
 
-  const choose = (changes: Partial<GameAddress>) => {
-    const params = new URLSearchParams(search);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) params.set(name, value);
-      else params.delete(name);
-    }
-    const query = params.toString();
-    navigate(query ? `${path}?${query}` : path);
-  };
+  const choose = (changes: Partial<GameAddress>) => navigate(withParams({ path, search }, changes));
 
   const heading =
     scope.kind === 'category' && shownCategory ? shownCategory.name : scope.kind === 'provider' && shownProvider ? shownProvider.name : t(title);

@@ -8,6 +8,7 @@ import { selectedWallet, walletsMachine } from '../../machines/wallets.machine.t
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 import { useFlow, useWiring } from '../wiring.ts';
+import { depositOver } from '../address.ts';
 
 /*
  * The top bar's balance pill (DESIGN.md): the selected wallet's available amount and currency, kept
@@ -162,10 +163,7 @@ export default function BalancePill() {
     return () => document.removeEventListener('mousedown', outside);
   }, [open]);
 
-  const params = new URLSearchParams(search);
-  params.set('wallet', 'open');
-  params.set('tab', 'deposit');
-  const depositHref = `${window.location.pathname}?${params.toString()}`;
+  const depositHref = depositOver({ path: window.location.pathname, search });
   const deposit = (
     <DepositLink
       href={depositHref}

@@ -16,6 +16,7 @@ import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx'
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 import { useFlow, useWiring } from '../wiring.ts';
+import { depositOver } from '../address.ts';
 import { Failure } from '../components/Failure.tsx';
 
 /*
@@ -90,12 +91,7 @@ export default function TransactionsTab({ currencyCode }: { currencyCode: string
   const errorCode = useSelector(actor, (s) => s.context.errorCode);
   // A date input reports a day only once it is whole (or '' once cleared).
   const apply = (next: Partial<TransactionFilter>) => actor.send({ type: 'FILTER', filter: { ...filter, ...next } });
-  const toDeposit = () => {
-    const params = new URLSearchParams(window.location.search);
-    params.set('wallet', 'open');
-    params.set('tab', 'deposit');
-    navigate(`${window.location.pathname}?${params.toString()}`, { replace: true });
-  };
+  const toDeposit = () => navigate(depositOver({ path: window.location.pathname, search: window.location.search }), { replace: true });
 
   const columns: Column<Transaction>[] = [
     { header: t('wallet.transactions.date'), cell: (row) => <time dateTime={row.createdAt}>{formatDate(row.createdAt, language, 'datetime')}</time> },
