@@ -57,6 +57,8 @@ const Banners = styled('div')`
     left: ${theme.space(4)};
     bottom: ${theme.space(4)};
     right: ${theme.space(4)};
+    /* The words stay readable where they cross the banner's art. */
+    text-shadow: 0 1px 4px rgba(0, 0, 0, 0.7);
   }
   strong {
     display: block;
