@@ -1,3 +1,4 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -10,6 +11,8 @@ import tseslint from 'typescript-eslint';
 const UI = ['react', 'react-dom', 'react-dom/*', '@xstate/react', 'wouter', 'wouter/*', 'react-hot-toast', 'goober', 'dompurify'];
 const NO_VIEWS = { group: ['**/views/**', '**/src/views/**'], message: 'Nothing imports the views but the entry (src/main.tsx).' };
 const NO_FLOW_TOOLS = { group: ['**/flows/**', '!**/views/flows/**'], message: 'The flow chart tooling reads the machines, not the other way round.' };
+/** 'node:crypto', 'crypto', 'fs/promises', …: whole names (Node's have no regex characters), so './events.ts' is no match. */
+const NODE_MODULE = `^(node:.*|(${builtinModules.join('|')})(/.*)?)$`;
 const boundary = (files, patterns, ignores = []) => ({
   files,
   ignores,
@@ -32,6 +35,13 @@ const boundaries = [
     { group: UI, message: 'Rules and money are plain TypeScript shared with the server.' },
     { group: ['**/api/client*', '**/api/errors*', '**/machines/**', '**/i18n/**'], message: 'Rules and money depend on nothing of the app.' },
     NO_VIEWS,
+  ]),
+  boundary(['src/fairness/**'], [
+    { group: UI, message: 'The provably fair outcomes are plain TypeScript, shared by the server and the browser.' },
+    { group: ['**/api/client*', '**/api/errors*', '**/machines/**', '**/i18n/**'], message: 'The fairness library depends on nothing of the app: its errors are codes.' },
+    { regex: NODE_MODULE, message: 'The browser runs the fairness library too: Web Crypto (globalThis.crypto), no Node modules.' },
+    NO_VIEWS,
+    NO_FLOW_TOOLS,
   ]),
   boundary(['src/i18n/**', 'src/flows/**', 'src/format.ts'], [NO_VIEWS]),
   boundary(['src/views/**'], [{ group: ['**/api/client*'], message: 'Views do not call the API: a machine does, with the actor wired in src/views/wiring.ts.' }], ['src/views/wiring.ts']),
