@@ -7,6 +7,8 @@ import {
   WITHDRAW_FEE_LTC,
   formatAmount,
 } from '../../src/money.ts';
+import type { HouseGame } from '../../src/fairness/games.ts';
+import { DEFAULT_SLOT_SKIN, slotSkin, type SlotSkin } from '../../src/fairness/slot.ts';
 import type { Db, Queryable } from './db.ts';
 
 /**
@@ -701,18 +703,70 @@ export const PROVIDER_SEED: readonly { slug: string; name: string; makes: readon
   { slug: 'emberline', name: 'Emberline Interactive', makes: ['slots', 'table-games', 'live-casino', 'sports'] },
 ];
 
+/**
+ * The built-in game provider's studio (server/games): its games run on the house engines. Kept apart from
+ * PROVIDER_SEED, which the generated catalogue picks from: adding it there would change every game.
+ */
+export const HOUSE_PROVIDER = { slug: 'house', name: 'Crypto Casino Originals' } as const;
+
+/** The house's own category, after the generated ones (whose order the generator depends on). */
+export const ORIGINALS_CATEGORY = { slug: 'originals', name: 'Originals' } as const;
+
+/** The engines of the house games. */
+export type GameEngine = HouseGame;
+
+/** The house's fixed games: the four originals, and a classic slot on the default skin (near the top of the listing). */
+export const HOUSE_GAMES: readonly {
+  identifier: string;
+  name: string;
+  engine: GameEngine;
+  categorySlug: string;
+  subCategorySlug: string | null;
+  rtp: string;
+  thumbnailHue: number;
+  sortOrder: number;
+}[] = [
+  { identifier: 'house-dice', name: 'Dice', engine: 'dice', categorySlug: ORIGINALS_CATEGORY.slug, subCategorySlug: null, rtp: '99', thumbnailHue: 210, sortOrder: 2 },
+  { identifier: 'house-limbo', name: 'Limbo', engine: 'limbo', categorySlug: ORIGINALS_CATEGORY.slug, subCategorySlug: null, rtp: '99', thumbnailHue: 280, sortOrder: 3 },
+  { identifier: 'house-mines', name: 'Mines', engine: 'mines', categorySlug: ORIGINALS_CATEGORY.slug, subCategorySlug: null, rtp: '99', thumbnailHue: 140, sortOrder: 4 },
+  { identifier: 'house-plinko', name: 'Plinko', engine: 'plinko', categorySlug: ORIGINALS_CATEGORY.slug, subCategorySlug: null, rtp: '99', thumbnailHue: 330, sortOrder: 5 },
+  { identifier: 'house-classic-slot', name: 'Classic Slot', engine: 'slot', categorySlug: 'slots', subCategorySlug: 'classic', rtp: '96.5', thumbnailHue: 45, sortOrder: 6 },
+];
+
+/**
+ * The engine a generated title runs on: every slot is a skin of the slot engine and the dice tables run
+ * Dice; roulette, baccarat, cards, live dealers and sports have no engine that could honestly stand in.
+ */
+/**
+ * A slot title's skin of the slot engine (src/fairness/slot.ts): its own symbols, reels and paytable, from a
+ * seed derived from its identifier (FNV-1a) and tuned to its rtp ('96.45' → 9645).
+ */
+export function skinOfGame(identifier: string, rtp: string | null): SlotSkin {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < identifier.length; i++) hash = Math.imul(hash ^ identifier.charCodeAt(i), 0x01000193) >>> 0;
+  const [whole = '96', fraction = ''] = (rtp ?? '96.5').split('.');
+  const hundredths = Math.min(9900, Math.max(8500, Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2))));
+  return slotSkin(hash, hundredths);
+}
+
+export function engineOf(categorySlug: string, subCategorySlug: string | null): GameEngine | null {
+  if (categorySlug === 'slots') return 'slot';
+  if (subCategorySlug === 'dice') return 'dice';
+  return null;
+}
+
 async function seedCatalogue(db: Queryable): Promise<void> {
   await db.query(
     `INSERT INTO providers (name, slug, active)
      SELECT name, slug, true FROM json_to_recordset($1::json) AS x(name text, slug text)
      ON CONFLICT (slug) DO NOTHING`,
-    [JSON.stringify(PROVIDER_SEED.map((p) => ({ name: p.name, slug: p.slug })))],
+    [JSON.stringify([...PROVIDER_SEED, HOUSE_PROVIDER].map((p) => ({ name: p.name, slug: p.slug })))],
   );
   await db.query(
     `INSERT INTO categories (name, slug, sort_order)
      SELECT name, slug, sort_order FROM json_to_recordset($1::json) AS x(name text, slug text, sort_order int)
      ON CONFLICT (slug) DO NOTHING`,
-    [JSON.stringify(CATEGORY_SEED.map((c, i) => ({ name: c.name, slug: c.slug, sort_order: i + 1 })))],
+    [JSON.stringify([...CATEGORY_SEED, ORIGINALS_CATEGORY].map((c, i) => ({ name: c.name, slug: c.slug, sort_order: i + 1 })))],
   );
   const subCategories = CATEGORY_SEED.flatMap((c) =>
     c.subCategories.map((s, i) => ({ category_slug: c.slug, name: s.name, slug: s.slug, sort_order: i + 1 })),
@@ -864,6 +918,8 @@ export interface GeneratedGame {
   rtp: string | null;
   thumbnailHue: number;
   sortOrder: number;
+  /** The house engine the title runs on, or null (see {@link engineOf}). */
+  engine: GameEngine | null;
 }
 
 export function generateGame(seed: number, index: number): GeneratedGame {
@@ -893,7 +949,66 @@ export function generateGame(seed: number, index: number): GeneratedGame {
     rtp,
     thumbnailHue: Math.floor(random() * 360),
     sortOrder: Math.floor(random() * 10_000),
+    engine: engineOf(category.slug, sub?.slug ?? null),
   };
+}
+
+/** Slot titles seeded before games had skins (migration 0013) get theirs; nothing to do on later runs. */
+async function backfillSlotSkins(db: Queryable): Promise<void> {
+  for (;;) {
+    const missing = await db.query<{ id: number; identifier: string; rtp: string | null }>(
+      "SELECT id::int AS id, identifier, rtp::text AS rtp FROM games WHERE engine = 'slot' AND slot_skin IS NULL ORDER BY id LIMIT 2000",
+    );
+    if (missing.length === 0) return;
+    await db.query(
+      `UPDATE games g SET slot_skin = x.skin FROM json_to_recordset($1::json) AS x(id bigint, skin jsonb) WHERE g.id = x.id`,
+      [JSON.stringify(missing.map((game) => ({ id: game.id, skin: skinOfGame(game.identifier, game.rtp) })))],
+    );
+  }
+}
+
+/** The house's fixed games, after the generated ones (so generated games keep their ids); returns how many were added. */
+async function seedHouseGames(
+  db: Queryable,
+  catalogue: {
+    providers: Map<string, number>;
+    categories: Map<string, number>;
+    subCategories: Map<string, number>;
+    idOf: (map: Map<string, number>, key: string) => number;
+  },
+): Promise<number> {
+  const { providers, categories, subCategories, idOf } = catalogue;
+  const rows = HOUSE_GAMES.map((game) => {
+    const categoryId = idOf(categories, game.categorySlug);
+    return {
+      identifier: game.identifier,
+      name: game.name,
+      slug: slugify(game.name),
+      provider_id: idOf(providers, HOUSE_PROVIDER.slug),
+      category_id: categoryId,
+      sub_category_id: game.subCategorySlug === null ? null : idOf(subCategories, `${categoryId}/${game.subCategorySlug}`),
+      rtp: game.rtp,
+      thumbnail_hue: game.thumbnailHue,
+      sort_order: game.sortOrder,
+      engine: game.engine,
+      slot_skin: game.engine === 'slot' ? DEFAULT_SLOT_SKIN : null,
+    };
+  });
+  const result = await db.query<{ count: number }>(
+    `WITH added AS (
+       INSERT INTO games (identifier, name, slug, provider_id, category_id, sub_category_id, has_demo, devices, rtp, thumbnail_hue, sort_order,
+         engine, slot_skin)
+       SELECT identifier, name, slug, provider_id, category_id, sub_category_id, true, ARRAY['desktop', 'mobile'], rtp, thumbnail_hue, sort_order,
+         engine, slot_skin
+       FROM json_to_recordset($1::json) AS x(identifier text, name text, slug text, provider_id int, category_id int, sub_category_id int,
+         rtp numeric, thumbnail_hue int, sort_order int, engine text, slot_skin jsonb)
+       ON CONFLICT (identifier) DO NOTHING
+       RETURNING 1
+     )
+     SELECT count(*) AS count FROM added`,
+    [JSON.stringify(rows)],
+  );
+  return result[0]?.count ?? 0;
 }
 
 export interface SeedGamesOptions {
@@ -909,7 +1024,8 @@ export interface SeedGamesResult {
 }
 
 /**
- * Grows the catalogue to at least `count` games (never shrinks it). Game number i is generated from
+ * Grows the catalogue to at least `count` generated games (never shrinks it), and adds the house's fixed
+ * games (HOUSE_GAMES, not counted in `count`, `inserted` or `total`). Game number i is generated from
  * (seed, i) alone, so growing to 10,000 in one go or in steps yields the same catalogue.
  */
 export async function seedGames(db: Queryable | Db, count: number, options: SeedGamesOptions = {}): Promise<SeedGamesResult> {
@@ -935,7 +1051,15 @@ export async function seedGames(db: Queryable | Db, count: number, options: Seed
     return id;
   };
 
-  let total = (await db.query<{ count: number }>('SELECT count(*) AS count FROM games'))[0]?.count ?? 0;
+  // Generated games only: game number i is generated from (seed, i), so the house's fixed games must not
+  // count, or they would shift every generated game.
+  let total =
+    (
+      await db.query<{ count: number }>(
+        'SELECT count(*) AS count FROM games g JOIN providers p ON p.id = g.provider_id WHERE p.slug <> $1',
+        [HOUSE_PROVIDER.slug],
+      )
+    )[0]?.count ?? 0;
   let next = total;
   let inserted = 0;
   // Indexes already used by an earlier run only conflict (ON CONFLICT); the bound stops a runaway loop.
@@ -958,14 +1082,18 @@ export async function seedGames(db: Queryable | Db, count: number, options: Seed
         rtp: game.rtp,
         thumbnail_hue: game.thumbnailHue,
         sort_order: game.sortOrder,
+        engine: game.engine,
+        slot_skin: game.engine === 'slot' ? skinOfGame(game.identifier, game.rtp) : null,
       });
     }
     const result = await db.query<{ count: number }>(
       `WITH added AS (
-         INSERT INTO games (identifier, name, slug, provider_id, category_id, sub_category_id, has_demo, devices, rtp, thumbnail_hue, sort_order)
-         SELECT identifier, name, slug, provider_id, category_id, sub_category_id, has_demo, devices, rtp, thumbnail_hue, sort_order
+         INSERT INTO games (identifier, name, slug, provider_id, category_id, sub_category_id, has_demo, devices, rtp, thumbnail_hue,
+           sort_order, engine, slot_skin)
+         SELECT identifier, name, slug, provider_id, category_id, sub_category_id, has_demo, devices, rtp, thumbnail_hue, sort_order, engine,
+           slot_skin
          FROM json_to_recordset($1::json) AS x(identifier text, name text, slug text, provider_id int, category_id int,
-           sub_category_id int, has_demo boolean, devices text[], rtp numeric, thumbnail_hue int, sort_order int)
+           sub_category_id int, has_demo boolean, devices text[], rtp numeric, thumbnail_hue int, sort_order int, engine text, slot_skin jsonb)
          ON CONFLICT (identifier) DO NOTHING
          RETURNING 1
        )
@@ -977,7 +1105,9 @@ export async function seedGames(db: Queryable | Db, count: number, options: Seed
     total += added;
     next += size;
   }
-  if (inserted > 0 && 'exec' in db) {
+  const houseAdded = await seedHouseGames(db, { providers, categories, subCategories, idOf });
+  await backfillSlotSkins(db);
+  if (inserted + houseAdded > 0 && 'exec' in db) {
     // Fresh statistics let the planner pick the listing indexes, and a fresh visibility map lets counts
     // be index-only scans; PGlite runs no autovacuum. VACUUM cannot run inside a transaction, hence a Db.
     await db.exec('VACUUM ANALYZE games');

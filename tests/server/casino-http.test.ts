@@ -78,8 +78,8 @@ describe('catalogue', () => {
     const res = await server.call('casinoGetCategories');
     expect(res.status).toBe(200);
     const categories = res.body.data.categories as { name: string; slug: string; order: number }[];
-    expect(categories.map((c) => c.slug)).toEqual(['slots', 'table-games', 'blackjack', 'poker', 'live-casino', 'video-poker', 'sports']);
-    expect(categories.map((c) => c.order)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(categories.map((c) => c.slug)).toEqual(['slots', 'table-games', 'blackjack', 'poker', 'live-casino', 'video-poker', 'sports', 'originals']);
+    expect(categories.map((c) => c.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it('lists sub-categories, all or of one category', async () => {

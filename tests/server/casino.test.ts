@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/db.ts';
-import { CATEGORY_SEED, PROVIDER_SEED, generateGame, seedGames } from '../../server/db/seed.ts';
+import { CATEGORY_SEED, HOUSE_GAMES, HOUSE_PROVIDER, PROVIDER_SEED, generateGame, seedGames } from '../../server/db/seed.ts';
 import {
   CurrencyNotAvailableError,
   DemoNotAvailableError,
@@ -93,6 +93,9 @@ async function allPages(options: Omit<ListGamesOptions, 'page'>): Promise<{ rows
   return { rows, counts };
 }
 
+/** The reference catalogue: 300 generated games and the house's own. */
+const CATALOGUE = 300 + HOUSE_GAMES.length;
+
 async function countWhere(sql: string, params: unknown[] = []): Promise<number> {
   const rows = await db.query<{ count: number }>(`SELECT count(*) AS count FROM games g WHERE g.active AND ${sql}`, params);
   return rows[0]?.count ?? -1;
@@ -103,9 +106,9 @@ describe('catalogue', () => {
 
   it('lists providers with their active game counts, by name', async () => {
     const providers = await listProviders(db);
-    expect(providers.map((p) => p.slug).sort()).toEqual(PROVIDER_SEED.map((p) => p.slug).sort());
+    expect(providers.map((p) => p.slug).sort()).toEqual([...PROVIDER_SEED, HOUSE_PROVIDER].map((p) => p.slug).sort());
     expect(providers.map((p) => p.name)).toEqual([...providers.map((p) => p.name)].sort());
-    expect(providers.reduce((acc, p) => acc + p.gameCount, 0)).toBe(300);
+    expect(providers.reduce((acc, p) => acc + p.gameCount, 0)).toBe(CATALOGUE);
     for (const p of providers) expect(p.logoUrl).toBeNull();
     // Invented names only.
     for (const p of providers) expect(p.name).not.toMatch(/NetEnt|Pragmatic|Evolution|Microgaming|Playtech|Play'n GO/i);
@@ -126,8 +129,9 @@ describe('catalogue', () => {
       'live-casino',
       'video-poker',
       'sports',
+      'originals',
     ]);
-    expect(categories.map((c) => c.order)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(categories.map((c) => c.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     const slots = categories[0];
     if (!slots) throw new Error('no slots');
     expect((await listSubCategories(db, slots.id)).map((s) => s.slug)).toEqual(['classic', 'video', 'megaways', 'jackpot']);
@@ -148,7 +152,7 @@ describe('listGames', () => {
     const limit = 7;
     const { rows, counts } = await allPages({ limit });
     const total = await countWhere('true');
-    expect(total).toBe(300);
+    expect(total).toBe(CATALOGUE);
     expect(new Set(counts)).toEqual(new Set([total]));
     expect(rows.length).toBe(total);
     expect(new Set(rows.map((r) => r.id)).size).toBe(total);
@@ -243,7 +247,7 @@ describe('listGames', () => {
     await db.query('UPDATE providers SET active = false WHERE id = $1', [provider.id]);
     const { rows, counts } = await allPages({ limit: 100 });
     expect(rows.some((r) => r.providerId === provider.id)).toBe(false);
-    expect(counts[0]).toBe(300 - provider.gameCount);
+    expect(counts[0]).toBe(CATALOGUE - provider.gameCount);
   });
 
   it('searches names case-insensitively, with % and _ taken literally', async () => {
@@ -262,7 +266,7 @@ describe('listGames', () => {
     expect(await search('_')).toEqual(['Snake_Eyes Dice']);
     expect(await search('K\\S')).toEqual(['Back\\Slash Bingo']);
     expect((await search('WILD FRUITS')).sort()).toEqual(['100 Wild Fruits', '100% Wild Fruits']);
-    expect(await search('   ')).toHaveLength(300 + 5);
+    expect(await search('   ')).toHaveLength(CATALOGUE + 5);
 
     const dragons = await allPages({ limit: 10, search: 'dragon' });
     const expected = await countWhere(`lower(g.name) LIKE '%dragon%'`);
@@ -488,9 +492,9 @@ describe('seedGames', () => {
     console.log(report.join('\n'));
 
     const all = await listGames(db, { page: 1, limit: 24 });
-    expect(all.count).toBe(10_000);
+    expect(all.count).toBe(10_000 + HOUSE_GAMES.length);
     const lastPage = await listGames(db, { page: 417, limit: 24 });
-    expect(lastPage.rows.length).toBe(10_000 - 416 * 24);
+    expect(lastPage.rows.length).toBe(10_000 + HOUSE_GAMES.length - 416 * 24);
     expect((await listGames(db, { page: 1, limit: 24, userId, favoritesOnly: true })).count).toBe(30);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Country, State } from 'country-state-city';
 import type { Db } from '../../server/db/db.ts';
-import { normalisePhoneCode, seedReferenceData } from '../../server/db/seed.ts';
+import { HOUSE_GAMES, normalisePhoneCode, seedReferenceData } from '../../server/db/seed.ts';
 import {
   addNotification,
   getSettings,
@@ -97,7 +97,7 @@ describe('seedReferenceData', () => {
     await seedReferenceData(db);
     const elapsed = performance.now() - started;
     console.log(`seedReferenceData from empty tables on PGlite: ${elapsed.toFixed(0)} ms`);
-    expect((await tableCounts()).games).toBe(300);
+    expect((await tableCounts()).games).toBe(300 + HOUSE_GAMES.length);
     expect((await tableCounts()).states).toBe(State.getAllStates().length);
   });
 });
