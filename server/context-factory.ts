@@ -9,6 +9,7 @@ import { createCoinPaymentsProvider } from './providers/coinpayments.ts';
 import { createMailTransport } from './providers/mail.ts';
 import { WEBHOOK_PATHS, type PaymentProvider } from './providers/payment.ts';
 import { createSimulatorPaymentProvider } from './providers/payment-simulator.ts';
+import { httpWalletTransport } from './games/wallet-client.ts';
 
 /** Where CoinPayments was told to send this server's webhooks (their signatures cover the URL). */
 export function coinPaymentsWebhookUrls(config: Config): string[] {
@@ -28,6 +29,8 @@ export function createContext(config: Config, db: Db, overrides: Partial<AppCont
     uploadsDir: join(config.dataDir, 'uploads'),
     payments: paymentProvider(config, db, now, listening),
     listening,
+    // The house games call the wallet where this server listens; 5 s an attempt, 3 attempts.
+    houseWallet: { transport: httpWalletTransport({ selfUrl: () => listening.url, timeoutMs: 5_000 }), attempts: 3, retryDelayMs: 50 },
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import type { TokenService } from './domain/tokens.ts';
 import type { RateLimiter } from './domain/rate-limit.ts';
 import type { MailTransport } from './providers/mail.ts';
 import type { PaymentProvider } from './providers/payment.ts';
+import type { HouseWalletOptions } from './games/wallet-client.ts';
 
 /** Everything a handler or domain function may use, built once at start and injected. */
 export interface AppContext {
@@ -20,4 +21,9 @@ export interface AppContext {
   payments: PaymentProvider;
   /** The server's own address once it listens (set by buildApp), for the simulator's webhooks. */
   listening: { url: string | null };
+  /**
+   * How the built-in game provider (server/games) reaches the seamless game wallet: signed HTTP calls to
+   * this server's own address. Tests replace the transport to drop or delay answers.
+   */
+  houseWallet: HouseWalletOptions;
 }

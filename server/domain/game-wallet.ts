@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { components } from '../../src/api/schema.d.ts';
 import { divRound, formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
@@ -560,6 +561,9 @@ export interface BetHistoryQuery {
   status?: BetStatus;
 }
 
+/** A house-game round's provably fair data (server/games): its seeds and nonce, the server seed once rotated. */
+export type HouseFairness = components['schemas']['HouseFairness'];
+
 export interface BetHistoryItem {
   roundId: string;
   game: { id: number; name: string; identifier: string };
@@ -569,6 +573,8 @@ export interface BetHistoryItem {
   status: BetStatus;
   currencyCode: string;
   createdAt: string;
+  /** House-game rounds that were played (a nonce taken) only. */
+  fairness?: HouseFairness;
 }
 
 /** Status from the round's figures; the SQL filter below says the same thing. */
@@ -606,10 +612,27 @@ export async function betHistory(db: Queryable, userId: number, query: BetHistor
     status: BetStatus;
     code: string;
     created_at: Date;
+    house_engine: HouseFairness['engine'] | null;
+    server_seed_hash: string | null;
+    client_seed: string | null;
+    nonce: number | null;
+    server_seed: string | null;
+    // Written by server/games in the shapes openapi.yaml gives them.
+    house_params: HouseFairness['params'] | null;
+    house_outcome: HouseFairness['outcome'] | null;
   }>(
+    // A house round (server/games) is found by its wallet round id; its Mines board stays hidden while open,
+    // and its server seed until the pair is rotated.
     `SELECT r.round_id, g.id AS game_id, g.name AS game_name, g.identifier AS game_identifier,
-       r.staked_available + r.staked_bonus AS staked, r.won, ${STATUS_SQL} AS status, c.code, r.created_at
+       r.staked_available + r.staked_bonus AS staked, r.won, ${STATUS_SQL} AS status, c.code, r.created_at,
+       h.engine AS house_engine, sp.server_seed_hash, sp.client_seed, h.nonce,
+       CASE WHEN sp.revealed_at IS NOT NULL THEN sp.server_seed END AS server_seed, h.params AS house_params,
+       CASE WHEN h.engine = 'mines' THEN jsonb_build_object('revealed', to_jsonb(h.revealed),
+         'mines', CASE WHEN h.state = 'open' THEN 'null'::jsonb ELSE h.outcome -> 'mines' END, 'end', to_jsonb(h.mines_end))
+         ELSE h.outcome END AS house_outcome
      FROM ${from} JOIN games g ON g.id = r.game_id
+     LEFT JOIN house_rounds h ON h.round_id = r.round_id AND h.game_id = r.game_id AND h.nonce IS NOT NULL
+     LEFT JOIN house_seed_pairs sp ON sp.id = h.seed_pair_id
      WHERE ${filter} ORDER BY r.created_at DESC, r.id DESC LIMIT ${param(limit)} OFFSET ${param(offset)}`,
     params,
   );
@@ -628,6 +651,24 @@ export async function betHistory(db: Queryable, userId: number, query: BetHistor
         status: row.status,
         currencyCode: row.code,
         createdAt: row.created_at.toISOString(),
+        ...(row.house_engine === null ||
+        row.nonce === null ||
+        row.server_seed_hash === null ||
+        row.client_seed === null ||
+        row.house_params === null ||
+        row.house_outcome === null
+          ? {}
+          : {
+              fairness: {
+                engine: row.house_engine,
+                serverSeedHash: row.server_seed_hash,
+                clientSeed: row.client_seed,
+                nonce: row.nonce,
+                serverSeed: row.server_seed,
+                params: row.house_params,
+                outcome: row.house_outcome,
+              },
+            }),
       };
     }),
     count: total.count,

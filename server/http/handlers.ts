@@ -7,6 +7,7 @@ import { coinPaymentsHandlers } from './coinpayments.ts';
 import { commonHandlers } from './common.ts';
 import { documentHandlers } from './document.ts';
 import { gameWalletHandlers } from './game-wallet.ts';
+import { houseHandlers } from './house.ts';
 import { paymentHandlers } from './payment.ts';
 import { responsibleGamblingHandlers } from './responsible-gambling.ts';
 import { simulatorHandlers } from './simulator.ts';
@@ -33,6 +34,7 @@ export function createHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
       ...coinPaymentsHandlers(ctx),
       ...simulatorHandlers(ctx),
       ...gameWalletHandlers(ctx),
+      ...houseHandlers(ctx),
     },
     raw: { ...user.raw, ...casino.raw, userEvents: eventsHandler(ctx, live) },
   };

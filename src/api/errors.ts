@@ -82,6 +82,9 @@ const KNOWN_ERROR_CODES: Record<ErrorCode, true> = {
   SAME_PASSWORD: true,
   INVALID_SIGNATURE: true,
   IDEMPOTENCY_KEY_REUSED: true,
+  GAME_WALLET_UNAVAILABLE: true,
+  ROUND_IN_PROGRESS: true,
+  ROUND_NOT_OPEN: true,
 };
 
 export const ERROR_CODES: readonly ErrorCode[] = Object.keys(KNOWN_ERROR_CODES) as ErrorCode[];

@@ -899,7 +899,8 @@ export interface paths {
          *     and time, game, bet amount (net of rolled-back bets), multiplier and payout (net of rolled-back
          *     wins) per round, in every currency unless `currencyCode` is given. Filters are optional
          *     (`startDate` inclusive, `endDate` exclusive, both on the round's start; `gameId`; `status`).
-         *     A free spin is a round with a bet of 0 and a null multiplier.
+         *     A free spin is a round with a bet of 0 and a null multiplier. A round of a house game carries
+         *     its `fairness` data (seeds, nonce, parameters and outcome; the server seed once rotated).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
@@ -1114,6 +1115,243 @@ export interface paths {
          *     round), CURRENCY_NOT_AVAILABLE; 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["gameWalletFreeSpin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A house game's table
+         * @description What the game page of `/play/{sessionId}` draws: the game and the engine it runs (null for a
+         *     title no engine stands in for, such as live dealers and sports: the page says so instead of
+         *     opening an empty frame), the mode, the balance (real money: the wallet's, read with a signed
+         *     `gameWalletBalance` call; demo: play money), the stake limits, the slot's skin, the player's
+         *     seeds (the server seed's SHA-256, the client seed, the next nonce) and a Mines round still open.
+         *     Rounds the wallet left unanswered are resolved first (see the tag).
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 GAME_NOT_FOUND_ERROR (unknown or expired session,
+         *     another player's real-money session, a game no longer active); 422 CURRENCY_NOT_AVAILABLE;
+         *     500 INTERNAL_SERVER_ERROR; 502 GAME_WALLET_UNAVAILABLE.
+         */
+        get: operations["houseGetTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/dice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll the dice
+         * @description One Dice round: the roll (0.00 to 100.00, in hundredths) wins when it lands under or over
+         *     `target` (hundredths), paying 99 / win chance in percent. See the tag for how the money moves.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount` zero, finer than the currency or over the
+         *     table's maximum: `amount.positive`, `amount.decimals`, `amount.max`; `target` out of range or a
+         *     win chance outside 0.01 % to 98 %: `dice.target`, `dice.chance`); 403 SELF_EXCLUDED,
+         *     USER_INACTIVE; 404 GAME_NOT_FOUND_ERROR (see houseGetTable; also a session whose game is not
+         *     Dice); 415 UNSUPPORTED_MEDIA_TYPE; 422 INSUFFICIENT_BALANCE, DAILY_BET_LIMIT_EXCEEDED,
+         *     WEEKLY_BET_LIMIT_EXCEEDED, MONTHLY_BET_LIMIT_EXCEEDED, DAILY_LOSS_LIMIT_EXCEEDED,
+         *     WEEKLY_LOSS_LIMIT_EXCEEDED, MONTHLY_LOSS_LIMIT_EXCEEDED, CURRENCY_NOT_AVAILABLE;
+         *     500 INTERNAL_SERVER_ERROR; 502 GAME_WALLET_UNAVAILABLE.
+         */
+        post: operations["housePlayDice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/limbo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a Limbo round
+         * @description One Limbo round: the result multiplier (hundredths, ×1.00 to ×1,000,000.00) wins `target`
+         *     (hundredths, ×1.01 to ×1,000,000.00) when it is at least the target.
+         *
+         *     Errors: as housePlayDice, with `limbo.target` for a target out of range, and a session whose
+         *     game is not Limbo 404 GAME_NOT_FOUND_ERROR.
+         */
+        post: operations["housePlayLimbo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/plinko": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drop a Plinko ball
+         * @description One Plinko round: the ball falls through `rows` rows (8 to 16), one left or right step per row,
+         *     and pays its bucket's multiplier from the table of the rows and `risk` (below ×1 too).
+         *
+         *     Errors: as housePlayDice, with `plinko.rows`, `plinko.risk`, and a session whose game is not
+         *     Plinko 404 GAME_NOT_FOUND_ERROR.
+         */
+        post: operations["housePlayPlinko"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/slot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spin a slot
+         * @description One spin of the session's slot title, on its skin (`houseTable.slotSkin`): five reels stop, and
+         *     each payline showing three or more of the same symbol from reel 1 pays its part of the stake.
+         *
+         *     Errors: as housePlayDice (no parameters but `amount`), and a session whose game is not a slot
+         *     404 GAME_NOT_FOUND_ERROR.
+         */
+        post: operations["housePlaySlot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/mines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a Mines round
+         * @description Places the stake and lays `mineCount` mines (1 to 24) on the 5 × 5 board (tiles 0 to 24, row
+         *     by row from the top left), hidden until the round ends. The round stays open (`state: open`)
+         *     until a mine is revealed, the player cashes out, or every safe tile is revealed (cashed out
+         *     then). One open round per session.
+         *
+         *     Errors: as housePlayDice, with `mines.count`; a session whose game is not Mines 404
+         *     GAME_NOT_FOUND_ERROR; 409 ROUND_IN_PROGRESS (a round of the session is still open).
+         */
+        post: operations["houseMinesStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/mines/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal a Mines tile
+         * @description Reveals `tile` of the session's open round: safe, the round goes on (`multiplier` is what a cash
+         *     out pays now) or, with no safe tile left, is cashed out; a mine, the round is lost. Once it
+         *     ends the answer shows where the mines were. Works after the session expired, for a round begun
+         *     before.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (a tile already revealed: field `tile`, code
+         *     `duplicate`); 404 GAME_NOT_FOUND_ERROR; 415 UNSUPPORTED_MEDIA_TYPE; 422 ROUND_NOT_OPEN (no open
+         *     round: never started, or already ended); 500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["houseMinesReveal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/mines/cash-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cash out a Mines round
+         * @description Ends the session's open round and pays the stake times the multiplier of the safe tiles
+         *     revealed (0.99 × C(25, k) / C(25 − mines, k)).
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 GAME_NOT_FOUND_ERROR; 415 UNSUPPORTED_MEDIA_TYPE
+         *     (a body that is not JSON); 422 ROUND_NOT_OPEN, CASHOUT_NOT_ALLOWED (no safe tile revealed yet);
+         *     500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["houseMinesCashOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/seeds/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the seed pair
+         * @description Reveals the server seed of the active pair (so every round played with it can be checked) and
+         *     starts a new pair: a new server seed (its SHA-256 shown), the `clientSeed` given or the current
+         *     one (send `{}` to keep it), and the nonce back to 0. A real-money session rotates the player's pair (shared by all
+         *     their house games), a demo session its own.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`clientSeed`: 1 to 64 visible ASCII characters, no
+         *     space and no ':'); 404 GAME_NOT_FOUND_ERROR (see houseGetTable; also a title without an
+         *     engine); 409 ROUND_IN_PROGRESS (a Mines round of the pair is open: its board would be known);
+         *     415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["houseRotateSeeds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2131,12 +2369,14 @@ export interface components {
          *     MONTHLY_LOSS_LIMIT_EXCEEDED, INVALID_ADDRESS (withdrawal address not valid for the network),
          *     SAME_PASSWORD (a reset to the current password), INVALID_SIGNATURE (a payment webhook whose
          *     signature does not match), IDEMPOTENCY_KEY_REUSED (an Idempotency-Key repeated with another
-         *     request).
+         *     request), GAME_WALLET_UNAVAILABLE (a house game could not reach the game wallet: the round was
+         *     not played and nothing was charged), ROUND_IN_PROGRESS (a Mines round is still open: finish it
+         *     first), ROUND_NOT_OPEN (no open Mines round to reveal a tile of or cash out).
          *
          *     Status per code: see the table in the API description.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_OR_EMAIL_ALREADY_EXISTS" | "WRONG_PASSWORD" | "USER_DOES_NOT_EXISTS" | "PLEASE_CHECK_REQUEST_DATA" | "INTERNAL_SERVER_ERROR" | "RESPONSE_VALIDATION_FAILED" | "USER_INACTIVE" | "EMAIL_NOT_VERIFIED" | "SESSION_EXPIRED" | "USERNAME_IS_TAKEN" | "INVALID_VALUE" | "NOT_ENOUGH_AMOUNT" | "INVALID_BONUS_ID" | "INVALID_BONUS" | "BONUS_ALREADY_ACTIVE" | "CASHOUT_NOT_ALLOWED" | "FILE_FORMAT_NOT_SUPPORTED" | "DAILY_BET_LIMIT_EXCEEDED" | "WEEKLY_BET_LIMIT_EXCEEDED" | "MONTHLY_BET_LIMIT_EXCEEDED" | "ADDRESS_ALREADY_EXISTS" | "INSUFFICIENT_BALANCE" | "BONUS_ALREADY_AVAILED" | "EMAIL_ALREADY_VERIFIED" | "REFERRAL_CODE_NOT_FOUND" | "User_Not_Exists_Error_Type" | "GAME_NOT_FOUND_ERROR" | "COIN_PAYMENTS_SERVER_ERROR" | "PAYMENT_ERROR" | "PAYMENT_ERROR_PLEASE_CONTACT_ADMIN" | "MINIMUM_WITHDRAW_AMOUNT_LIMIT" | "MAXIMUM_WITHDRAW_AMOUNT_LIMIT" | "MINIMUM_DEPOSIT_AMOUNT_LIMIT" | "MAXIMUM_DEPOSIT_AMOUNT_LIMIT" | "PAYMENT_PROVIDER_LIMITS_NOT_EXISTS" | "PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED" | "PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "PHONE_IS_TAKEN" | "CURRENCY_NOT_AVAILABLE" | "REFERRAL_LIMIT_EXCEEDED" | "DEPOSIT_LIMIT_EXCEED" | "WITHDRAWAL_REQUEST_IN_PENDING" | "ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED" | "SELF_EXCLUDED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_TOKEN" | "SOCIAL_LOGIN_FAILED" | "SOCIAL_LOGIN_NOT_CONFIGURED" | "DOCUMENT_ALREADY_SUBMITTED" | "PROFILE_INCOMPLETE" | "DAILY_LOSS_LIMIT_EXCEEDED" | "WEEKLY_LOSS_LIMIT_EXCEEDED" | "MONTHLY_LOSS_LIMIT_EXCEEDED" | "INVALID_ADDRESS" | "SAME_PASSWORD" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED";
+        ErrorCode: "USERNAME_OR_EMAIL_ALREADY_EXISTS" | "WRONG_PASSWORD" | "USER_DOES_NOT_EXISTS" | "PLEASE_CHECK_REQUEST_DATA" | "INTERNAL_SERVER_ERROR" | "RESPONSE_VALIDATION_FAILED" | "USER_INACTIVE" | "EMAIL_NOT_VERIFIED" | "SESSION_EXPIRED" | "USERNAME_IS_TAKEN" | "INVALID_VALUE" | "NOT_ENOUGH_AMOUNT" | "INVALID_BONUS_ID" | "INVALID_BONUS" | "BONUS_ALREADY_ACTIVE" | "CASHOUT_NOT_ALLOWED" | "FILE_FORMAT_NOT_SUPPORTED" | "DAILY_BET_LIMIT_EXCEEDED" | "WEEKLY_BET_LIMIT_EXCEEDED" | "MONTHLY_BET_LIMIT_EXCEEDED" | "ADDRESS_ALREADY_EXISTS" | "INSUFFICIENT_BALANCE" | "BONUS_ALREADY_AVAILED" | "EMAIL_ALREADY_VERIFIED" | "REFERRAL_CODE_NOT_FOUND" | "User_Not_Exists_Error_Type" | "GAME_NOT_FOUND_ERROR" | "COIN_PAYMENTS_SERVER_ERROR" | "PAYMENT_ERROR" | "PAYMENT_ERROR_PLEASE_CONTACT_ADMIN" | "MINIMUM_WITHDRAW_AMOUNT_LIMIT" | "MAXIMUM_WITHDRAW_AMOUNT_LIMIT" | "MINIMUM_DEPOSIT_AMOUNT_LIMIT" | "MAXIMUM_DEPOSIT_AMOUNT_LIMIT" | "PAYMENT_PROVIDER_LIMITS_NOT_EXISTS" | "PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED" | "PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "PHONE_IS_TAKEN" | "CURRENCY_NOT_AVAILABLE" | "REFERRAL_LIMIT_EXCEEDED" | "DEPOSIT_LIMIT_EXCEED" | "WITHDRAWAL_REQUEST_IN_PENDING" | "ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED" | "SELF_EXCLUDED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_TOKEN" | "SOCIAL_LOGIN_FAILED" | "SOCIAL_LOGIN_NOT_CONFIGURED" | "DOCUMENT_ALREADY_SUBMITTED" | "PROFILE_INCOMPLETE" | "DAILY_LOSS_LIMIT_EXCEEDED" | "WEEKLY_LOSS_LIMIT_EXCEEDED" | "MONTHLY_LOSS_LIMIT_EXCEEDED" | "INVALID_ADDRESS" | "SAME_PASSWORD" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED" | "GAME_WALLET_UNAVAILABLE" | "ROUND_IN_PROGRESS" | "ROUND_NOT_OPEN";
         SuccessEnvelope: {
             data: {
                 /** @constant */
@@ -2525,6 +2765,23 @@ export interface components {
             currencyCode: components["schemas"]["CurrencyCode"];
             /** Format: date-time */
             createdAt: string;
+            fairness?: components["schemas"]["HouseFairness"];
+        };
+        /**
+         * @description A house-game round's provably fair data (only on rounds of the built-in provider that were
+         *     played): the seed pair and nonce it used, what it was asked and drew, and the server seed once
+         *     the player rotated the pair (null before). Recompute it with src/fairness (`verify`): a slot
+         *     spin also needs the title's skin (`houseTable.slotSkin`).
+         */
+        HouseFairness: {
+            engine: components["schemas"]["HouseEngine"];
+            serverSeedHash: components["schemas"]["ServerSeedHash"];
+            clientSeed: components["schemas"]["ClientSeed"];
+            nonce: number;
+            /** @description The server seed once revealed by a rotation; null until then. */
+            serverSeed: string | null;
+            params: components["schemas"]["HouseRoundParams"];
+            outcome: components["schemas"]["HouseRoundOutcome"];
         };
         /** @description The `sessionId` casinoInitGame returned for a real-money session. */
         GameSessionId: string;
@@ -2580,6 +2837,155 @@ export interface components {
                 gameTransaction: components["schemas"]["GameTransaction"];
             };
             errors: components["schemas"]["EmptyErrors"];
+        };
+        /**
+         * @description The engine of the built-in game provider a title runs on.
+         * @enum {string}
+         */
+        HouseEngine: "dice" | "limbo" | "mines" | "plinko" | "slot";
+        /** @description SHA-256 of the server seed, as 64 lowercase hex characters. */
+        ServerSeedHash: string;
+        /** @description The player's seed, 1 to 64 visible ASCII characters without space or ':'. */
+        ClientSeed: string;
+        /** @description The active seed pair as the player may see it before betting. */
+        HouseSeeds: {
+            serverSeedHash: components["schemas"]["ServerSeedHash"];
+            clientSeed: components["schemas"]["ClientSeed"];
+            /** @description The nonce of the pair's next round (rounds played with it so far). */
+            nonce: number;
+        };
+        RevealedSeedPair: {
+            /** @description The server seed, revealed; its SHA-256 is serverSeedHash. */
+            serverSeed: string;
+            serverSeedHash: components["schemas"]["ServerSeedHash"];
+            clientSeed: components["schemas"]["ClientSeed"];
+            /** @description Rounds played with the pair (nonces 0 to rounds − 1). */
+            rounds: number;
+            /** Format: date-time */
+            revealedAt: string;
+        };
+        /** @description Hundredths (4950 is 49.50). */
+        DiceTarget: number;
+        /**
+         * @description under wins when roll < target, over when roll > target.
+         * @enum {string}
+         */
+        DiceDirection: "under" | "over";
+        /** @description Hundredths (200 is ×2.00). */
+        LimboTarget: number;
+        PlinkoRows: number;
+        /** @enum {string} */
+        PlinkoRisk: "low" | "medium" | "high";
+        MineCount: number;
+        /** @description A tile of the 5 × 5 board, row by row from the top left. */
+        MinesTile: number;
+        /** @description The round's parameters, per engine (a slot spin has none). */
+        HouseRoundParams: {
+            target: components["schemas"]["DiceTarget"];
+            direction: components["schemas"]["DiceDirection"];
+        } | {
+            target: components["schemas"]["LimboTarget"];
+        } | {
+            rows: components["schemas"]["PlinkoRows"];
+            risk: components["schemas"]["PlinkoRisk"];
+        } | {
+            mineCount: components["schemas"]["MineCount"];
+        } | Record<string, never>;
+        /**
+         * @description What the round drew, per engine. Dice: `roll` (hundredths) and `win`. Limbo: `result`
+         *     (hundredths) and `win`. Plinko: `path` (L or R per row) and `bucket` (0 to rows). Slot: `stops`
+         *     (per reel), `grid` (rows × reels of symbol indexes of the skin) and the winning `lines`. Mines:
+         *     the tiles `revealed`, `mines` (null while the round is open) and how it `end`ed.
+         */
+        HouseRoundOutcome: {
+            roll: number;
+            win: boolean;
+        } | {
+            result: number;
+            win: boolean;
+        } | {
+            path: ("L" | "R")[];
+            bucket: number;
+        } | {
+            stops: number[];
+            grid: number[][];
+            lines: {
+                /** @description Index into the skin's paylines. */
+                line: number;
+                symbol: number;
+                count: number;
+                /** @description This line's part of the spin's multiplier. */
+                multiplier: components["schemas"]["Amount"];
+            }[];
+        } | {
+            revealed: components["schemas"]["MinesTile"][];
+            /** @description Where the mines were, once the round ended; null while it is open. */
+            mines: components["schemas"]["MinesTile"][] | null;
+            /** @description cashed or busted once the round ended; null while it is open. */
+            end: ("cashed" | "busted") | null;
+        };
+        /** @description One round of a house game. */
+        HouseRound: {
+            /** @description The round's id, as the bet history shows it (real money). */
+            roundId: components["schemas"]["GameRoundId"];
+            engine: components["schemas"]["HouseEngine"];
+            demo: boolean;
+            /** @description The stake. */
+            amount: components["schemas"]["Amount"];
+            /** @description The wallet's currency; null for play money. */
+            currencyCode: components["schemas"]["CurrencyCode"] | null;
+            params: components["schemas"]["HouseRoundParams"];
+            outcome: components["schemas"]["HouseRoundOutcome"];
+            /**
+             * @description The round's multiplier, rounded down to 8 decimals ("0" for a loss); an open Mines round's is
+             *     what a cash out pays now, null before its first safe tile.
+             */
+            multiplier: components["schemas"]["Amount"] | null;
+            /** @description What the round pays ("0" while a Mines round is open). */
+            payout: components["schemas"]["Amount"];
+            /**
+             * @description open: a Mines round in play; settled: over and paid; pending: over, its payout not yet
+             *     confirmed by the wallet (it is sent again at the player's next call, never twice).
+             * @enum {string}
+             */
+            state: "open" | "settled" | "pending";
+            /** @description The balance after the round (real money as the wallet answered; null when it did not). */
+            balance: components["schemas"]["Amount"] | null;
+            /** @description The seed pair and the nonce the round used. */
+            seeds: components["schemas"]["HouseSeeds"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description A slot title's skin of the slot engine (src/fairness/slot.ts SlotSkin). */
+        SlotSkin: {
+            theme: string;
+            symbols: {
+                key: string;
+                glyph: string;
+            }[];
+            /** @description Five strips of symbol indexes. */
+            reels: number[][];
+            /** @description Per payline, the row (0 top to 2 bottom) it crosses on each reel. */
+            paylines: number[][];
+            /** @description Per symbol, the pay for 3, 4 and 5 of a kind in hundredths of the line bet. */
+            paytable: number[][];
+        };
+        HouseTable: {
+            sessionId: string;
+            demo: boolean;
+            game: components["schemas"]["GameRef"];
+            /** @description Null for a title no engine stands in for (live dealers, sports, card and table games). */
+            engine: components["schemas"]["HouseEngine"] | null;
+            /** @description Null for play money. */
+            currencyCode: components["schemas"]["CurrencyCode"] | null;
+            /** @description The wallet's balance (available + bonus) or the play money; null without an engine. */
+            balance: components["schemas"]["Amount"] | null;
+            minBet: components["schemas"]["Amount"];
+            maxBet: components["schemas"]["Amount"];
+            slotSkin: components["schemas"]["SlotSkin"] | null;
+            seeds: components["schemas"]["HouseSeeds"] | null;
+            /** @description The session's Mines round still in play, to resume. */
+            openRound: components["schemas"]["HouseRound"] | null;
         };
         /** @enum {string} */
         DocumentStatus: "Approved" | "Under Review" | "Rejected";
@@ -2932,7 +3338,7 @@ export interface components {
          * @description The request clashes with existing state. Codes: USERNAME_OR_EMAIL_ALREADY_EXISTS,
          *     EMAIL_ALREADY_EXISTS, USERNAME_IS_TAKEN, PHONE_IS_TAKEN, ADDRESS_ALREADY_EXISTS,
          *     EMAIL_ALREADY_VERIFIED, DOCUMENT_ALREADY_SUBMITTED, WITHDRAWAL_REQUEST_IN_PENDING,
-         *     BONUS_ALREADY_ACTIVE, BONUS_ALREADY_AVAILED.
+         *     BONUS_ALREADY_ACTIVE, BONUS_ALREADY_AVAILED, ROUND_IN_PROGRESS.
          */
         Conflict: {
             headers: {
@@ -2997,7 +3403,8 @@ export interface components {
         };
         /**
          * @description The payment provider failed. Codes: COIN_PAYMENTS_SERVER_ERROR (unreachable or answered with
-         *     an error), PAYMENT_ERROR (it refused the request). Nothing was charged.
+         *     an error), PAYMENT_ERROR (it refused the request); or a house game could not reach the game
+         *     wallet: GAME_WALLET_UNAVAILABLE. Nothing was charged.
          */
         BadGateway: {
             headers: {
@@ -3005,6 +3412,20 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The round played (or, for Mines, as it stands). */
+        HouseRound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: {
+                        houseRound: components["schemas"]["HouseRound"];
+                    };
+                    errors: components["schemas"]["EmptyErrors"];
+                };
             };
         };
     };
@@ -3021,6 +3442,8 @@ export interface components {
         CurrencyCodeFilter: components["schemas"]["CurrencyCode"];
         /** @description Hex HMAC-SHA256 of the raw request body, keyed with the game provider's wallet key. */
         GameSignature: string;
+        /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+        HouseSessionId: string;
     };
     requestBodies: never;
     headers: {
@@ -4425,6 +4848,272 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    houseGetTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            houseTable: components["schemas"]["HouseTable"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    housePlayDice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: components["schemas"]["Amount"];
+                    target: components["schemas"]["DiceTarget"];
+                    direction: components["schemas"]["DiceDirection"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["HouseRound"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    housePlayLimbo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: components["schemas"]["Amount"];
+                    target: components["schemas"]["LimboTarget"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["HouseRound"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    housePlayPlinko: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: components["schemas"]["Amount"];
+                    rows: components["schemas"]["PlinkoRows"];
+                    risk: components["schemas"]["PlinkoRisk"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["HouseRound"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    housePlaySlot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: components["schemas"]["Amount"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["HouseRound"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    houseMinesStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: components["schemas"]["Amount"];
+                    mineCount: components["schemas"]["MineCount"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["HouseRound"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    houseMinesReveal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tile: components["schemas"]["MinesTile"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["HouseRound"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    houseMinesCashOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HouseRound"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    houseRotateSeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientSeed?: components["schemas"]["ClientSeed"];
+                };
+            };
+        };
+        responses: {
+            /** @description The revealed pair and the new one. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            revealed: components["schemas"]["RevealedSeedPair"];
+                            seeds: components["schemas"]["HouseSeeds"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

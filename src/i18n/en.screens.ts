@@ -77,6 +77,9 @@ export const enScreens = {
       SAME_PASSWORD: 'The new password must be different from the current one.',
       INVALID_SIGNATURE: 'The payment notification could not be verified.',
       IDEMPOTENCY_KEY_REUSED: 'This request was already sent with different details.',
+      GAME_WALLET_UNAVAILABLE: 'The game could not reach your wallet. The round was not played and nothing was charged.',
+      ROUND_IN_PROGRESS: 'Finish the round in play first.',
+      ROUND_NOT_OPEN: 'This round is over. Start a new one.',
     },
   },
   rules: {

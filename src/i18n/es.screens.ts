@@ -74,6 +74,9 @@ export const esScreens: ScreensDictionary = {
       SAME_PASSWORD: 'La nueva contraseña debe ser distinta de la actual.',
       INVALID_SIGNATURE: 'No se pudo verificar la notificación de pago.',
       IDEMPOTENCY_KEY_REUSED: 'Esta solicitud ya se envió con otros datos.',
+      GAME_WALLET_UNAVAILABLE: 'El juego no pudo conectar con tu billetera. La ronda no se jugó y no se cobró nada.',
+      ROUND_IN_PROGRESS: 'Termina primero la ronda en juego.',
+      ROUND_NOT_OPEN: 'Esta ronda ha terminado. Empieza una nueva.',
     },
   },
   rules: {

@@ -74,6 +74,9 @@ export const ptScreens: ScreensDictionary = {
       SAME_PASSWORD: 'A nova senha tem de ser diferente da atual.',
       INVALID_SIGNATURE: 'Não foi possível verificar a notificação de pagamento.',
       IDEMPOTENCY_KEY_REUSED: 'Este pedido já foi enviado com outros dados.',
+      GAME_WALLET_UNAVAILABLE: 'O jogo não conseguiu contactar a sua carteira. A rodada não foi jogada e nada foi cobrado.',
+      ROUND_IN_PROGRESS: 'Termine primeiro a rodada em andamento.',
+      ROUND_NOT_OPEN: 'Esta rodada terminou. Comece uma nova.',
     },
   },
   rules: {

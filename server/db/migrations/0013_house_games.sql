@@ -73,9 +73,9 @@ CREATE TABLE house_rounds (
   CHECK ((seed_pair_id IS NULL) = (nonce IS NULL)),
   CHECK (state IN ('betting', 'void') OR nonce IS NOT NULL)
 );
--- A session's open Mines round, and rounds whose wallet call is still to be resolved.
+-- A session's open Mines round, and a player's rounds whose wallet call is still to be resolved.
 CREATE INDEX house_rounds_session ON house_rounds (session_id, created_at DESC);
-CREATE INDEX house_rounds_unresolved ON house_rounds (session_id) WHERE state IN ('betting', 'settling');
+CREATE INDEX house_rounds_unresolved ON house_rounds (user_id) WHERE state IN ('betting', 'settling');
 
 -- Play money of a demo session: 1000 to start, never the wallet.
 CREATE TABLE house_demo_balances (
