@@ -60,6 +60,7 @@ const POSTGRESQL_FILES = [
   'documents', // two uploads at once for one player
   'events', // live updates announced by the database: two server instances, each with its own LISTEN connection
   'game-wallet', // bets and wins, 100 concurrent bets against one balance
+  'house-games', // the built-in provider's rounds through the wallet over HTTP, concurrent rounds taking nonces
   'ledger', // the double-entry ledger, its triggers and concurrent postings
   'money-properties', // random money operations against the model
   'profile', // wallet selections and image uploads at once

@@ -242,6 +242,19 @@ describe('real money', () => {
     expect(voided!.count).toBe(3);
   });
 
+  it('plays concurrent rounds one at a time: each its own nonce, no balance overdrawn', async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await realSession(player, 'limbo');
+    // A target of ×1,000,000 all but always loses, so exactly ten stakes of 0.1 fit.
+    const results = await Promise.all(
+      Array.from({ length: 16 }, () => call('housePlayLimbo', sessionId, player, { amount: '0.1', target: 100_000_000 })),
+    );
+    const played = results.filter((res) => res.status === 200).map((res) => res.body.data.houseRound);
+    expect(results.filter((res) => res.status !== 200).map(code)).toEqual(Array.from({ length: 6 }, () => [422, 'INSUFFICIENT_BALANCE']));
+    expect(played.map((round) => round.seeds.nonce).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await ltcBalance(player.user.id)).toBe('0');
+  });
+
   it('counts house bets toward bonus wagering', async () => {
     const player = await registeredPlayer(server);
     const offers = (await server.call('bonusList', { query: { limit: 100 } })).body.data.bonus.rows as { id: number; type: string }[];
