@@ -177,6 +177,14 @@ it('scrolls the whole catalogue on a phone keeping only the rows near the screen
   // The end of the list is reached: the grid ends with the last game and nothing more to load.
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
+  // Once the grid rests, every tile in the page shows its cover.
+  await page.waitForFunction(() => {
+    const tiles = [...document.querySelectorAll('main article[aria-label]')];
+    return tiles.length > 0 && tiles.every((tile) => {
+      const cover = tile.querySelector('img');
+      return cover !== null && cover.complete && cover.naturalWidth > 0;
+    });
+  });
   await page.close();
 });
 

@@ -145,8 +145,11 @@ function Heart({ game, signedIn }: { game: Game; signedIn: boolean }) {
   );
 }
 
-/** A tile; the same game renders once (a grid's new page leaves the tiles on screen as they are). */
-export const GameTile = memo(function GameTile({ game }: { game: Game }) {
+/**
+ * A tile; the same game renders once (a grid's new page leaves the tiles on screen as they are).
+ * `art` false keeps the cover's place empty: a grid passes it for a row that is only flying past.
+ */
+export const GameTile = memo(function GameTile({ game, art = true }: { game: Game; art?: boolean }) {
   const { t } = useT();
   const { app } = useWiring();
   const signedIn = useSelector(app, (s) => s.context.accessToken !== null);
@@ -156,7 +159,7 @@ export const GameTile = memo(function GameTile({ game }: { game: Game }) {
   return (
     <TileBox aria-label={game.name}>
       <Art>
-        <img src={game.thumbnailUrl} alt="" width={300} height={400} loading="lazy" decoding="async" />
+        {art ? <img src={game.thumbnailUrl} alt="" width={300} height={400} loading="lazy" decoding="async" /> : null}
         <Overlay>
           <Link href={playHref(game.id, 'real', from)} aria-label={`${t('games.play')}: ${game.name}`}>
             {t('games.play')}

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
@@ -108,6 +108,23 @@ function useColumns(): number {
   return columns;
 }
 
+/** How long a row stays in the page before its covers are asked for. */
+const ART_DELAY_MS = 150;
+
+/**
+ * A row of tiles. Its covers are asked for once it has stayed a moment: a fast scroll through thousands
+ * of games mounts rows that are gone a frame later, and fetching and drawing their covers would only
+ * keep the phone busy (and the scroll stuttering) with art nobody sees.
+ */
+const TileRow = memo(function TileRow({ games }: { games: Game[] }) {
+  const [art, setArt] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setArt(true), ART_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return games.map((game) => <GameTile key={game.id} game={game} art={art} />);
+});
+
 /**
  * The tiles in rows, only the rows on screen (and a few around) in the page: a grid scrolled through
  * thousands of games keeps a few dozen tiles, and the height of all of them, so the scroll bar is true.
@@ -137,9 +154,7 @@ function VirtualGrid({ games }: { games: Game[] }) {
           ref={virtualizer.measureElement}
           style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start - top}px)` }}
         >
-          {games.slice(row.index * columns, (row.index + 1) * columns).map((game) => (
-            <GameTile key={game.id} game={game} />
-          ))}
+          <TileRow games={games.slice(row.index * columns, (row.index + 1) * columns)} />
         </Grid>
       ))}
     </div>
