@@ -4,7 +4,9 @@
  * provider-name search), and the wallet's money
  * paths: deposits credited per second (each one an incoming transfer reported by two signed provider
  * webhooks, seen with 0 confirmations then credited at 6, for many players at once), and game wallet
- * bets per second with p50/p99 (a round each: a signed bet then its win, concurrent players). All on the
+ * bets per second with p50/p99 (a round each: a signed bet then its win, concurrent players), and house
+ * Dice rounds per second (server/games: the player's request, the provider's signed bet and win to the
+ * game wallet over HTTP; then again with HOUSE_WALLET_HOP=in-process, the same calls without the hop). All on the
  * embedded PGlite and on a PostgreSQL server, each served by a real server process and loaded over HTTP
  * from this one. On that same PostgreSQL, in the same run, pgbench's built-in TPC-B-like script gives
  * the database's own transactions per second, and the wallet figures are printed as a ratio to it: what
@@ -130,10 +132,12 @@ interface PgbenchResult {
   latencyAverageMs: number | null;
 }
 
-/** A real-money game and its provider's wallet key (shared with the provider out of band). */
+/** A real-money game and its provider's wallet key (shared with the provider out of band), and the house's Dice. */
 interface GameKey {
   gameId: number;
   secret: string;
+  /** The built-in provider's Dice (server/games), null in a database without house games. */
+  houseDiceId: number | null;
 }
 
 /**
@@ -148,7 +152,11 @@ async function readGameKey(kind: 'pglite' | 'postgres', dataDir: string, databas
        WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.id LIMIT 1`,
     );
     const row = rows[0];
-    return row ? { gameId: row.id, secret: row.wallet_secret } : null;
+    if (!row) return null;
+    const dice = await db
+      .query<{ id: number }>(`SELECT g.id FROM games g JOIN providers p ON p.id = g.provider_id WHERE p.slug = 'house' AND g.engine = 'dice' AND g.active LIMIT 1`)
+      .catch(() => []);
+    return { gameId: row.id, secret: row.wallet_secret, houseDiceId: dice[0]?.id ?? null };
   } catch (error) {
     console.log(`[${kind}] no game wallet in this database (${(error as Error).message}): game wallet rounds left out`);
     return null;
@@ -235,15 +243,25 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
   const gameKey = await readGameKey(kind, dataDir, databaseUrl);
 
   const port = await freePort();
-  const child = spawn(process.execPath, SERVER_COMMAND, {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const startServer = async (extra: Record<string, string> = {}) => {
+    const started = spawn(process.execPath, SERVER_COMMAND, {
+      env: { ...env, ...extra, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+    started.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+    await waitForHealth(started, `http://127.0.0.1:${port}/api/v1/health`, () => output, 120_000);
+    return started;
+  };
+  const stopServer = async (running: ReturnType<typeof spawn>) => {
+    if (running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  let child = await startServer();
   try {
-    await waitForHealth(child, `http://127.0.0.1:${port}/api/v1/health`, () => output, 120_000);
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     console.log(`[${kind}] creating ${PLAYERS} verified players...`);
     const tokens: string[] = [];
@@ -272,6 +290,7 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
       addresses.push((JSON.parse(address.body) as { data: { address: string } }).data.address);
     }
     const sessions: string[] = [];
+    const houseSessions: string[] = [];
     if (gameKey) {
       console.log(`[${kind}] funding the players and opening their game sessions...`);
       for (let i = 0; i < PLAYERS; i++) {
@@ -281,6 +300,11 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
         const init = await send(agent, port, 'POST', '/casino/init-game', { gameId: gameKey.gameId, currencyCode: 'LTC' }, tokens[i]);
         if (init.status !== 200) throw new Error(`init-game failed: ${init.body}`);
         sessions.push((JSON.parse(init.body) as { data: { gameSession: { sessionId: string } } }).data.gameSession.sessionId);
+        if (gameKey.houseDiceId !== null) {
+          const house = await send(agent, port, 'POST', '/casino/init-game', { gameId: gameKey.houseDiceId, currencyCode: 'LTC' }, tokens[i]);
+          if (house.status !== 200) throw new Error(`init-game (house dice) failed: ${house.body}`);
+          houseSessions.push((JSON.parse(house.body) as { data: { gameSession: { sessionId: string } } }).data.gameSession.sessionId);
+        }
       }
     }
     agent.destroy();
@@ -342,18 +366,37 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
         },
       });
     }
+    // A house Dice round (server/games): the player's request, then the provider's signed bet and win to
+    // the game wallet, over HTTP to the server's own address as an outside provider would call it. One bet
+    // per round; the latency is the player's request, both wallet calls inside it.
+    const houseRound = (via: string): Scenario => ({
+      name: `house dice rounds (wallet ${via})`,
+      unit: 'bet',
+      run: (a, i) => send(a, port, 'POST', `/house/${houseSessions[i % PLAYERS]}/dice`, { amount: STAKE, target: 4950, direction: 'under' }, tokens[i % PLAYERS]),
+    });
+    if (houseSessions.length > 0) scenarios.push(houseRound('over HTTP'));
+    const chosen = (scenario: Scenario) => values.scenario === undefined || scenario.name.includes(values.scenario);
     const results: Result[] = [];
-    for (const scenario of scenarios.filter((s) => values.scenario === undefined || s.name.includes(values.scenario))) {
+    const measure = async (scenario: Scenario) => {
       const result = await load(scenario);
       console.log(
         `[${kind}] ${scenario.name}: ${result.requestsPerSecond} ${scenario.unit ?? 'req'}/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
       );
       results.push(result);
+    };
+    for (const scenario of scenarios.filter(chosen)) await measure(scenario);
+    // The same rounds with the provider's wallet calls handed to the server's router in process
+    // (HOUSE_WALLET_HOP=in-process): what the HTTP hop costs.
+    const inProcess = houseRound('in process, no HTTP hop');
+    if (houseSessions.length > 0 && chosen(inProcess)) {
+      await stopServer(child);
+      console.log(`[${kind}] restarting the server with HOUSE_WALLET_HOP=in-process...`);
+      child = await startServer({ HOUSE_WALLET_HOP: 'in-process' });
+      await measure(inProcess);
     }
     return results;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stopServer(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -15,6 +15,7 @@ import { isClientRoute, serveSpa } from './http/static.ts';
 import { authMode, listOperations, loadOpenApi, OPENAPI_PATH, resolveRef, type OperationInfo } from './http/openapi.ts';
 import type { Auth, JsonHandlers, RawHandlers } from './http/types.ts';
 import { createHandlers } from './http/handlers.ts';
+import type { WalletTransport } from './games/wallet-client.ts';
 import { schemaRuleCode, withoutNullAlternatives } from './http/field-codes.ts';
 
 /** Media types that only responses use (images): no request body may have them. */
@@ -222,6 +223,28 @@ export interface BuildOptions {
   spaDir?: string;
 }
 
+/**
+ * The house games' wallet calls handed to this server's own router (HOUSE_WALLET_HOP=in-process): the
+ * same signed body through the same routes, validation and handlers, without the socket and the network.
+ */
+function inProcessWalletTransport(app: FastifyInstance): WalletTransport {
+  return async (path, rawBody, signature) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/api/v1${path}`,
+      headers: { 'content-type': 'application/json', 'x-game-signature': signature },
+      payload: rawBody,
+    });
+    let body: unknown = null;
+    try {
+      body = response.body === '' ? null : JSON.parse(response.body);
+    } catch {
+      body = null;
+    }
+    return { status: response.statusCode, body };
+  };
+}
+
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -231,6 +254,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   app.decorateRequest('auth', null);
   app.decorateRequest('rawBody', null);
+  if (ctx.config.houseWalletHop === 'in-process') {
+    ctx.houseWallet = { ...ctx.houseWallet, transport: inProcessWalletTransport(app) };
+  }
   // Only JSON and multipart bodies are accepted; anything else is 415.
   app.removeContentTypeParser('text/plain');
 

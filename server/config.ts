@@ -37,6 +37,12 @@ export interface Config {
   paymentWebhookSecret: string | null;
   /** The payment simulator mines a block (one more confirmation for each open transfer) this often; null: off. */
   simulatorBlockMs: number | null;
+  /**
+   * How the house games reach the game wallet: `http` (the default), over the network to where this server
+   * listens, as an outside provider does; `in-process`, the same signed call handed to the server's own
+   * router without a socket, so `npm run bench:server` can show what the hop costs.
+   */
+  houseWalletHop: 'http' | 'in-process';
 }
 
 export interface PasswordHashing {
@@ -132,6 +138,12 @@ function paymentSettings(env: Env): { paymentProvider: 'simulator' | 'coinpaymen
   return { paymentProvider: 'coinpayments', coinpayments: { clientId, clientSecret, apiUrl, wallets } };
 }
 
+function houseWalletHop(value: string | undefined): Config['houseWalletHop'] {
+  if (value === undefined || value === '' || value === 'http') return 'http';
+  if (value === 'in-process') return 'in-process';
+  throw new Error(`HOUSE_WALLET_HOP must be http or in-process, got "${value}"`);
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const production = env.NODE_ENV === 'production';
   const port = positiveInt('PORT', env.PORT, 8080);
@@ -165,5 +177,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ...paymentSettings(env),
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
     simulatorBlockMs: env.SIMULATOR_BLOCK_MS ? positiveInt('SIMULATOR_BLOCK_MS', env.SIMULATOR_BLOCK_MS, 1) : null,
+    houseWalletHop: houseWalletHop(env.HOUSE_WALLET_HOP),
   };
 }
