@@ -49,6 +49,7 @@ export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents' |
   launchGame: { label: 'POST /casino/init-game', api: true },
   launchDemo: { label: 'POST /casino/init-game-demo', api: true },
   loadGameSession: { label: 'GET /casino/game-session', api: true },
+  loadHouseTable: { label: 'GET /house/{sessionId}', api: true },
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
   copyText: { label: 'Clipboard', api: false, note: "the browser's clipboard, no casino API call" },
   newIdempotencyKey: { label: 'New Idempotency-Key', api: false, note: 'a random key from the browser, no casino API call' },

@@ -380,7 +380,8 @@ export const enScreens = {
     switchToDemo: 'Play the demo',
     back: 'Back to the games',
     fullscreen: 'Full screen',
-    notPlayable: '{{name}} cannot be played here yet: its game has not been installed on this casino.',
+    unavailable: '{{name}} is a live dealer or sports game. Live dealer and sports games cannot be played in this casino yet.',
+    originals: 'Play the Originals',
   },
   betHistory: {
     title: 'Bet history',

@@ -377,7 +377,8 @@ export const esScreens: ScreensDictionary = {
     switchToDemo: 'Jugar la demo',
     back: 'Volver a los juegos',
     fullscreen: 'Pantalla completa',
-    notPlayable: '{{name}} aún no se puede jugar aquí: su juego no está instalado en este casino.',
+    unavailable: '{{name}} es un juego con crupier en vivo o de deportes. Los juegos con crupier en vivo y de deportes aún no se pueden jugar en este casino.',
+    originals: 'Jugar los Originals',
   },
   betHistory: {
     title: 'Historial de apuestas',

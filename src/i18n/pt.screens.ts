@@ -377,7 +377,8 @@ export const ptScreens: ScreensDictionary = {
     switchToDemo: 'Jogar a demo',
     back: 'Voltar aos jogos',
     fullscreen: 'Ecrã inteiro',
-    notPlayable: '{{name}} ainda não pode ser jogado aqui: o jogo não foi instalado neste casino.',
+    unavailable: '{{name}} é um jogo com dealer ao vivo ou de desporto. Os jogos com dealer ao vivo e de desporto ainda não podem ser jogados neste casino.',
+    originals: 'Jogar os Originals',
   },
   betHistory: {
     title: 'Histórico de apostas',

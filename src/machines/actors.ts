@@ -18,7 +18,7 @@ import type { TransactionsPage, TransactionsRequest } from './transactions.machi
 import type { Category, GamesPage, GamesRequest, Provider, SubCategory } from './gameList.machine.ts';
 import type { Banner } from './lobby.machine.ts';
 import type { FavouriteToggle } from './favourite.machine.ts';
-import type { GameSession, OpenGameSession } from './launch.machine.ts';
+import type { GameSession, HouseTable, OpenGameSession } from './launch.machine.ts';
 import type { BetHistoryPage, BetHistoryRequest } from './betHistory.machine.ts';
 
 /*
@@ -201,6 +201,10 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     loadGameSession: fromPromise<OpenGameSession, { sessionId: string }>(async ({ input, signal }) => {
       const answer = await settle(client.GET('/casino/game-session', { params: { query: input }, signal }));
       return answer.data;
+    }),
+    loadHouseTable: fromPromise<HouseTable, { sessionId: string }>(async ({ input, signal }) => {
+      const answer = await settle(client.GET('/house/{sessionId}', { params: { path: input }, signal }));
+      return answer.data.houseTable;
     }),
     requestWithdrawal: fromPromise<WithdrawAnswer, WithdrawRequest>(async ({ input, signal }) => {
       const { idempotencyKey, ...body } = input;

@@ -8,7 +8,10 @@ import type { Game } from './gameList.machine.ts';
  * The game page. A tile's Play (real money) or Demo opens `/play?game=ID&mode=real|demo`: the page opens a
  * session (POST /casino/init-game, or init-game-demo, which a visitor may use too), puts its id in the
  * address (`/play/SESSION`, replacing the entry, so a reload or Back does not open another) and reads it
- * with its game (GET /casino/game-session), which is also all a reload of `/play/SESSION` does. Real money
+ * with its game (GET /casino/game-session), which is also all a reload of `/play/SESSION` does. Then it
+ * reads the session's house table (GET /house/SESSION) to learn the engine the title runs on: with one the
+ * game's own page opens in a frame (`/house/ENGINE.html?session=SESSION`); a title no engine can honestly
+ * stand in for (live dealers, sports) is said to be unplayable here, never an empty frame. Real money
  * needs a logged-in player: a visitor is asked to log in first (SPEC §6). A refusal (self-exclusion, a
  * limit used up, a game gone) is shown with its message. The bar above the game switches between real
  * money and demo (a new session) and closes the page back to where the player came from.
@@ -16,6 +19,8 @@ import type { Game } from './gameList.machine.ts';
 
 export type GameSession = components['schemas']['GameSession'];
 export type PlayMode = 'real' | 'demo';
+export type HouseTable = components['schemas']['HouseTable'];
+export type HouseEngine = components['schemas']['HouseEngine'];
 
 export interface LaunchInput {
   /** The session in the address (`/play/SESSION`), or null to open one. */
@@ -29,6 +34,8 @@ export interface LaunchInput {
 export interface LaunchContext extends LaunchInput {
   session: GameSession | null;
   game: Game | null;
+  /** The session's house table: its engine (null for a title no engine stands in for). */
+  table: HouseTable | null;
   errorCode: ErrorCode | null;
 }
 
@@ -57,6 +64,8 @@ export const launchMachine = setup({
     launchDemo: notProvided<GameSession, { gameId: number }>('launchDemo'),
     /** GET /casino/game-session */
     loadGameSession: notProvided<OpenGameSession, { sessionId: string }>('loadGameSession'),
+    /** GET /house/{sessionId} */
+    loadHouseTable: notProvided<HouseTable, { sessionId: string }>('loadHouseTable'),
   },
   actions: {
     /** The session's page in the address, in place of the launch link: `/play/SESSION`. */
@@ -73,7 +82,8 @@ export const launchMachine = setup({
       mode: params.open.gameSession.demo ? ('demo' as const) : ('real' as const),
       errorCode: null,
     })),
-    otherMode: assign(({ context }) => ({ mode: context.mode === 'real' ? ('demo' as const) : ('real' as const), sessionId: null, errorCode: null })),
+    storeTable: assign((_, params: { table: HouseTable }) => ({ table: params.table })),
+    otherMode: assign(({ context }) => ({ mode: context.mode === 'real' ? ('demo' as const) : ('real' as const), sessionId: null, table: null, errorCode: null })),
     storeFailure: assign((_, params: { error: unknown }) => ({ errorCode: toFailure(params.error).code })),
     /** Again from the game when it is known (a new session), else the session in the address read again. */
     prepareRetry: assign(({ context }) => ({ errorCode: null, sessionId: context.gameId !== null ? null : context.sessionId })),
@@ -84,12 +94,14 @@ export const launchMachine = setup({
     noGame: ({ context }) => context.gameId === null,
     demo: ({ context }) => context.mode === 'demo',
     retryable: ({ context }) => canRetry(context),
+    /** The title runs on a house engine (live dealers and sports do not). */
+    hasEngine: (_, params: { table: HouseTable }) => params.table.engine !== null,
     /** Switching to the other mode: real money needs a player, demo a game that has one. */
     otherModeOpen: ({ context }) => (context.mode === 'demo' ? context.signedIn : context.game?.hasDemo === true),
   },
 }).createMachine({
   id: 'launch',
-  context: ({ input }) => ({ ...input, session: null, game: null, errorCode: null }),
+  context: ({ input }) => ({ ...input, session: null, game: null, table: null, errorCode: null }),
   initial: 'starting',
   on: {
     CLOSE: { actions: 'leave' },
@@ -139,10 +151,27 @@ export const launchMachine = setup({
       invoke: {
         src: 'loadGameSession',
         input: ({ context }) => ({ sessionId: context.sessionId ?? '' }),
-        onDone: { target: 'playing', actions: { type: 'storeOpen', params: ({ event }) => ({ open: event.output }) } },
+        onDone: { target: 'loadingTable', actions: { type: 'storeOpen', params: ({ event }) => ({ open: event.output }) } },
         onError: { target: 'failed', actions: { type: 'storeFailure', params: ({ event }) => ({ error: event.error }) } },
       },
     },
+    loadingTable: {
+      invoke: {
+        src: 'loadHouseTable',
+        input: ({ context }) => ({ sessionId: context.sessionId ?? '' }),
+        onDone: [
+          {
+            guard: { type: 'hasEngine', params: ({ event }) => ({ table: event.output }) },
+            target: 'playing',
+            actions: { type: 'storeTable', params: ({ event }) => ({ table: event.output }) },
+          },
+          { target: 'unavailable', actions: { type: 'storeTable', params: ({ event }) => ({ table: event.output }) } },
+        ],
+        onError: { target: 'failed', actions: { type: 'storeFailure', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    /** A live dealer or sports title: said so, with a way back and to the Originals. */
+    unavailable: {},
     playing: {
       on: {
         SWITCH_MODE: { guard: 'otherModeOpen', target: 'starting', actions: 'otherMode' },

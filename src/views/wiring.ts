@@ -312,7 +312,7 @@ function createFlows(
       actions: { askToLogIn, notify: notifyAction },
     },
     launch: {
-      actors: { launchGame: actors.launchGame, launchDemo: actors.launchDemo, loadGameSession: actors.loadGameSession },
+      actors: { launchGame: actors.launchGame, launchDemo: actors.launchDemo, loadGameSession: actors.loadGameSession, loadHouseTable: actors.loadHouseTable },
       actions: {
         showSession: (_, { sessionId }) => {
           const from = new URLSearchParams(outside.address().search).get('from');

@@ -4,8 +4,10 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
 
 /*
  * The game side against the real server: the lobby's tiles, a category grid paged by scrolling, the
- * search, the provider filter, the heart asking a visitor to log in, a demo game page; a player's
- * favourite kept across a reload, a real-money game page closed back to where it was opened.
+ * search, the provider filter, the heart asking a visitor to log in, a demo game page opening its house
+ * game in a frame; a player's favourite kept across a reload, a real-money game page closed back to where
+ * it was opened, a live dealer's page saying it cannot be played (never an empty frame) and leading to the
+ * Originals, whose games open their engine's page.
  */
 
 const SCREENSHOTS = 'test-results/screenshots';
@@ -113,6 +115,9 @@ it('asks a visitor to log in for a heart and for real money, and opens a demo ga
   await page.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
   await page.getByRole('heading', { level: 1, name }).waitFor();
   await page.getByText('Play money').waitFor();
+  // The game's engine page opens in a frame named by the game.
+  const frame = page.locator(`iframe[title="${name}"]`);
+  expect(await frame.getAttribute('src')).toMatch(/^\/house\/(dice|limbo|mines|plinko|slot)\.html\?session=[A-Za-z0-9_-]{32,}$/);
   await page.screenshot({ path: `${SCREENSHOTS}/games-demo-390.png` });
   // A reload reads the same session back.
   await page.reload();
@@ -130,7 +135,7 @@ it("keeps a player's favourite across a reload and closes a real-money game back
   await login.getByLabel('Password', { exact: true }).fill(player.password);
   await login.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('button', { name: 'Account' }).waitFor();
-  await page.goto(`${server.url}/games?category=table-games`);
+  await page.goto(`${server.url}/games?category=slots`);
   const tile = page.locator('main article[aria-label]').first();
   await tile.waitFor();
   const name = (await tile.getAttribute('aria-label'))!;
@@ -141,7 +146,7 @@ it("keeps a player's favourite across a reload and closes a real-money game back
   await page.reload();
   await page.locator(`main article[aria-label="${name}"]`).getByRole('button', { name: /^Remove from favourites/ }).waitFor();
 
-  await page.goto(`${server.url}/games?category=table-games`);
+  await page.goto(`${server.url}/games?category=slots`);
   await page.locator(`main article[aria-label="${name}"]`).hover();
   await page.locator(`main article[aria-label="${name}"]`).getByRole('link', { name: /^Play/ }).click();
   await page.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
@@ -151,7 +156,29 @@ it("keeps a player's favourite across a reload and closes a real-money game back
   await page.getByText('Your LTC balance is empty. Deposit to play for real money.').waitFor();
   await page.screenshot({ path: `${SCREENSHOTS}/games-play-1280.png` });
   await page.getByRole('button', { name: 'Leave game' }).click();
-  await page.waitForURL(/\/games\?category=table-games$/);
+  await page.waitForURL(/\/games\?category=slots$/);
+
+  // A live dealer's table: no engine stands in for it, and its page says so instead of an empty frame.
+  await page.goto(`${server.url}/live-casino`);
+  const live = page.locator('main article[aria-label]').first();
+  await live.waitFor();
+  const liveName = (await live.getAttribute('aria-label'))!;
+  await live.hover();
+  await live.getByRole('link', { name: /^Play/ }).click();
+  await page.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
+  await page.getByRole('heading', { level: 1, name: liveName }).waitFor();
+  await page.getByText('Live dealer and sports games cannot be played in this casino yet.', { exact: false }).waitFor();
+  expect(await page.locator('iframe').count()).toBe(0);
+  await page.screenshot({ path: `${SCREENSHOTS}/games-unavailable-1280.png` });
+  await page.getByRole('link', { name: 'Play the Originals' }).click();
+  await page.waitForURL(/\/category\/originals$/);
+  // An Original opens its engine's page.
+  const dice = page.locator('main article[aria-label="Dice"]');
+  await dice.hover();
+  await dice.getByRole('link', { name: /^Play/ }).click();
+  await page.getByRole('heading', { level: 1, name: 'Dice' }).waitFor();
+  await page.locator('iframe[title="Dice"]').waitFor();
+  expect(await page.locator('iframe[title="Dice"]').getAttribute('src')).toMatch(/^\/house\/dice\.html\?session=[A-Za-z0-9_-]{32,}$/);
   await context.close();
 });
 

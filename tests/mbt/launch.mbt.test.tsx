@@ -6,7 +6,7 @@ import { errorMessageKey } from '../../src/api/errors.ts';
 import { formatAmount } from '../../src/format.ts';
 import { launchFixtures } from '../../src/flows/fixtures/games.ts';
 import { EMPTY_WALLETS, FUNDED_WALLETS } from '../../src/flows/fixtures/wallets.ts';
-import { canRetry, type GameSession, type launchMachine, type OpenGameSession } from '../../src/machines/launch.machine.ts';
+import { canRetry, type GameSession, type HouseTable, type launchMachine, type OpenGameSession } from '../../src/machines/launch.machine.ts';
 import type { Wallet } from '../../src/machines/wallets.machine.ts';
 import { GamePage } from '../../src/views/games/GamePage.tsx';
 import { renderWithServices } from '../unit/views/harness.tsx';
@@ -22,13 +22,23 @@ type LaunchContext = LaunchSnapshot['context'];
 /*
  * The game page: a tile's Play or Demo opens a real or demo session, puts it in the address
  * (/play/SESSION, keeping where the player came from) and reads it back with its game; a reload of
- * /play/SESSION only reads it. A visitor asked for real money is asked to log in; a refusal is shown with
+ * /play/SESSION only reads it. Then the session's house table says which engine the title runs on: the
+ * game's own page opens in a frame filling the page, or a live dealer or sports title says it cannot be
+ * played here, with the Originals and the way back (never an empty frame). A visitor asked for real money
+ * is asked to log in; a refusal is shown with
  * its message, with Retry when the page knows what to try again, and a way back to the games. Once
  * playing, the bar names the game, shows the balance (play money in demo) and switches between real money
  * and demo; "Leave game" goes back to where the player came from, in every state.
  */
 
 const FROM = '/casino';
+
+// happy-dom loads no frame's page and says so on the console: the frame's address is what is checked here.
+const consoleError = console.error.bind(console);
+vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+  if (String(args[0]).includes('Iframe page loading is disabled')) return;
+  consoleError(...args);
+});
 
 /** The address the page was opened at, for each of the fixtures' inputs. */
 function startAddress(input: LaunchView['input']): string {
@@ -81,8 +91,9 @@ function seeBar(view: LaunchView, context: LaunchContext) {
   expect(view.harness.navigations, 'where the page sent the player').toEqual(expectedNavigations(view));
 }
 
-/** Not playing: no balance, no real money or demo switch. */
+/** Not playing: no balance, no real money or demo switch, no frame. */
 function seeNoGame(view: LaunchView) {
+  expect(document.querySelector('iframe')).toBeNull();
   expect(screen.queryByRole('group', { name: view.t('gamePage.mode') })).toBeNull();
   expect(screen.queryByText(view.t('gamePage.playMoney'))).toBeNull();
   expect(screen.queryByLabelText(view.t('gamePage.balance'))).toBeNull();
@@ -123,6 +134,10 @@ describeModel('launch', {
     if (event.type.startsWith('xstate.done.actor.') && snapshot.matches('reading')) {
       return answerOf<OpenGameSession>(event).gameSession.sessionId === context.sessionId;
     }
+    // ... and the table of that session.
+    if (event.type.startsWith('xstate.done.actor.') && snapshot.matches('loadingTable')) {
+      return answerOf<HouseTable>(event).sessionId === context.sessionId;
+    }
     return true;
   },
   render: (view) =>
@@ -144,6 +159,18 @@ describeModel('launch', {
     launching: seeStarting,
     launchingDemo: seeStarting,
     reading: seeStarting,
+    loadingTable: seeStarting,
+    unavailable: (view, snapshot) => {
+      const { context } = snapshot;
+      seeBar(view, context);
+      seeNoGame(view);
+      // What the title is and why it does not open, the Originals and the way back: never an empty frame.
+      expect(screen.getByRole('note').textContent).toBe(view.t('gamePage.unavailable', { name: context.game!.name }));
+      expect(screen.getByRole('link', { name: view.t('gamePage.originals') }).getAttribute('href')).toBe('/category/originals');
+      expect(buttonNamed(view.t('gamePage.back'))).not.toBeNull();
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.queryByRole('status')).toBeNull();
+    },
     loginRequired: (view, snapshot) => {
       seeBar(view, snapshot.context);
       seeNoGame(view);
@@ -170,7 +197,11 @@ describeModel('launch', {
       seeBar(view, context);
       expect(screen.queryByRole('status', { busy: true })).toBeNull();
       expect(screen.queryByRole('alert')).toBeNull();
-      expect(screen.getByRole('note').textContent).toBe(view.t('gamePage.notPlayable', { name: game.name }));
+      // The house game's own page fills the page, named by the game.
+      const frame = document.querySelector('iframe')!;
+      expect(frame.getAttribute('src')).toBe(`/house/${context.table!.engine}.html?session=${encodeURIComponent(session.sessionId)}`);
+      expect(frame.getAttribute('title')).toBe(game.name);
+      expect(screen.queryByRole('note')).toBeNull();
       // Real money or demo: the one in use pressed, the other one usable when the machine can switch.
       const switchable = snapshot.can({ type: 'SWITCH_MODE' });
       const real = screen.getByRole('button', { name: view.t('gamePage.real') });

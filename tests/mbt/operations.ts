@@ -101,6 +101,8 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
   launchGame: { request: (body) => ({ body }), response: (gameSession) => ({ data: { gameSession }, errors: [] }) },
   launchDemo: { request: (body) => ({ body }), response: (gameSession) => ({ data: { gameSession }, errors: [] }) },
   loadGameSession: { request: (query) => ({ query: { ...query } }), response: (open) => ({ data: open, errors: [] }) },
+  // The session is in the path, which the fakes do not check.
+  loadHouseTable: { request: none, response: (houseTable) => ({ data: { houseTable }, errors: [] }) },
   requestWithdrawal: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (answer) => ({ data: answer, errors: [] }) },
 };
 

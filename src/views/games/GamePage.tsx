@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { useSearch } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
 import { formatAmount } from '../../format.ts';
-import { canRetry, launchMachine, type GameSession, type LaunchInput } from '../../machines/launch.machine.ts';
+import { canRetry, launchMachine, type GameSession, type HouseEngine, type LaunchInput } from '../../machines/launch.machine.ts';
 import { walletsMachine } from '../../machines/wallets.machine.ts';
 import { parseAmount } from '../../money.ts';
 import { FormError } from '../components/Form.tsx';
@@ -19,13 +19,20 @@ import { depositOver } from '../address.ts';
 /*
  * The game page (DESIGN.md; src/machines/launch.machine.ts): the game fills the page under a thin bar
  * (name, balance, real money or demo, full screen, close); on a phone it takes the whole screen.
+ *
+ * The game itself is the house game's own page in a frame (`/house/ENGINE.html?session=SESSION`, a build
+ * entry of its own). It talks to this page by messages, from this origin and that frame only: it says
+ * `house:ready`, and is answered `house:token` (the player's access token, null for a visitor: a
+ * real-money session answers only its player's token) and `house:language`, sent again when the player
+ * picks another language. A title no engine stands in for says so instead of opening an empty frame.
  */
 
 const Page = styled('section')`
   display: flex;
   flex-direction: column;
   margin: ${theme.space(4)} 0;
-  min-height: 70vh;
+  /* The game takes the height of the screen under the top bar. */
+  min-height: max(30rem, calc(100vh - ${theme.layout.topBarDesktop} - ${theme.space(8)}));
   background: ${theme.color.surface};
   border: 1px solid ${theme.color.border};
   border-radius: ${theme.radius.large};
@@ -103,6 +110,51 @@ const Modes = styled('div')`
   }
 `;
 
+/** The house game's page: the whole stage, no border. */
+const Frame = styled('iframe')`
+  flex: 1;
+  display: block;
+  width: 100%;
+  min-height: 0;
+  border: 0;
+  background: ${theme.color.background};
+`;
+
+/** An empty wallet's way on, above the game. */
+const Notice = styled('div')`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: center;
+  gap: ${theme.space(2)};
+  padding: ${theme.space(2)} ${theme.space(4)};
+  background: ${theme.color.surfaceRaised};
+  border-top: 1px solid ${theme.color.border};
+  text-align: center;
+  p {
+    margin: 0;
+  }
+`;
+
+/** The Originals, as a link that looks like the product's primary button. */
+const OriginalsLink = styled(Link)`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-height: 2.75rem;
+  margin-right: ${theme.space(2)};
+  padding: ${theme.space(2.5)} ${theme.space(4)};
+  border-radius: ${theme.radius.medium};
+  background: ${theme.color.accentStrong};
+  color: ${theme.color.accentText};
+  font-weight: 600;
+  text-decoration: none;
+  &:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+    outline-offset: 2px;
+  }
+`;
+
 const Stage = styled('div')`
   flex: 1;
   display: flex;
@@ -162,7 +214,7 @@ function EmptyWallet({ session, onDemo }: { session: GameSession; onDemo: (() =>
   });
   if (session.demo || !empty) return null;
   return (
-    <div role="status">
+    <Notice role="status">
       <p>{t('gamePage.emptyWallet', { currency: session.currencyCode ?? '' })}</p>
       <Button type="button" onClick={() => navigate(depositOver({ path: window.location.pathname, search: window.location.search }))}>
         {t('balance.deposit')}
@@ -172,21 +224,63 @@ function EmptyWallet({ session, onDemo }: { session: GameSession; onDemo: (() =>
           {t('gamePage.switchToDemo')}
         </Button>
       ) : null}
-    </div>
+    </Notice>
   );
+}
+
+/** Where a house game's page is: a build entry of its own per engine. */
+export function houseGameAddress(engine: HouseEngine, sessionId: string): string {
+  return `/house/${engine}.html?session=${encodeURIComponent(sessionId)}`;
+}
+
+/**
+ * The house game in its frame, and the messages with it: only from this origin and this frame; the token
+ * once it says it is ready, the language then and whenever it changes.
+ */
+function HouseFrame({ engine, sessionId, title }: { engine: HouseEngine; sessionId: string; title: string }) {
+  const { language } = useT();
+  const { app } = useWiring();
+  const token = useSelector(app, (s) => s.context.accessToken);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      const child = frame.current?.contentWindow;
+      if (!child || event.origin !== window.location.origin || event.source !== child) return;
+      const type = (event.data as { type?: unknown } | null)?.type;
+      if (type === 'house:ready') {
+        child.postMessage({ type: 'house:token', token }, window.location.origin);
+        setReady(true);
+      }
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [token]);
+  useEffect(() => {
+    if (ready) frame.current?.contentWindow?.postMessage({ type: 'house:language', language }, window.location.origin);
+  }, [ready, language]);
+  return <Frame ref={frame} src={houseGameAddress(engine, sessionId)} title={title} allow="fullscreen" />;
 }
 
 export function GamePage(input: LaunchInput) {
   const { t } = useT();
   const actor = useFlow(launchMachine, input);
   const state = useSelector(actor, (s) =>
-    s.matches('playing') ? 'playing' : s.matches('failed') ? 'failed' : s.matches('loginRequired') ? 'loginRequired' : 'starting',
+    s.matches('playing')
+      ? 'playing'
+      : s.matches('unavailable')
+        ? 'unavailable'
+        : s.matches('failed')
+          ? 'failed'
+          : s.matches('loginRequired')
+            ? 'loginRequired'
+            : 'starting',
   );
   const context = useSelector(actor, (s) => s.context);
   const switchable = useSelector(actor, (s) => s.can({ type: 'SWITCH_MODE' }));
   const page = useRef<HTMLElement>(null);
   const fullscreen = useFullscreen(page);
-  const { game, session } = context;
+  const { game, session, table } = context;
   useDocumentTitle(game?.name ?? t('gamePage.title'));
   const close = () => actor.send({ type: 'CLOSE' });
   const switchMode = () => actor.send({ type: 'SWITCH_MODE' });
@@ -221,15 +315,20 @@ export function GamePage(input: LaunchInput) {
         </Button>
       </div>
     );
-  } else if (game && session) {
+  } else if (state === 'unavailable' && game) {
+    // Never an empty frame: what this title is, and where the games that can be played are.
     stage = (
       <div>
         <img src={game.thumbnailUrl} alt="" width={300} height={400} />
-        <EmptyWallet session={session} onDemo={game.hasDemo && switchable ? switchMode : null} />
-        <p role="note">{t('gamePage.notPlayable', { name: game.name })}</p>
+        <p role="note">{t('gamePage.unavailable', { name: game.name })}</p>
+        <OriginalsLink href="/category/originals">{t('gamePage.originals')}</OriginalsLink>
+        <Button type="button" variant="secondary" onClick={close}>
+          {t('gamePage.back')}
+        </Button>
       </div>
     );
   }
+  const playing = state === 'playing' && game && session && table?.engine ? { game, session, engine: table.engine } : null;
 
   return (
     <Page ref={page} aria-labelledby="game-title">
@@ -258,7 +357,14 @@ export function GamePage(input: LaunchInput) {
           <Icon name="close" />
         </button>
       </Bar>
-      <Stage>{stage ?? <EmptyState>{t('states.loading')}</EmptyState>}</Stage>
+      {playing ? (
+        <>
+          <EmptyWallet session={playing.session} onDemo={playing.game.hasDemo && switchable ? switchMode : null} />
+          <HouseFrame engine={playing.engine} sessionId={playing.session.sessionId} title={playing.game.name} />
+        </>
+      ) : (
+        <Stage>{stage ?? <EmptyState>{t('states.loading')}</EmptyState>}</Stage>
+      )}
     </Page>
   );
 }

@@ -66,6 +66,7 @@ function failingActors(): ApiActors {
     launchGame: unexpected(),
     launchDemo: unexpected(),
     loadGameSession: unexpected(),
+    loadHouseTable: unexpected(),
     loadBetHistory: unexpected(),
   };
 }

@@ -65,6 +65,7 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
       launchGame: noAnswer(),
       launchDemo: noAnswer(),
       loadGameSession: noAnswer(),
+      loadHouseTable: noAnswer(),
       loadBetHistory: noAnswer(),
       ...options.actors,
     },
