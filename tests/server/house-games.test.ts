@@ -5,6 +5,7 @@ import { minesMultiplier } from '../../src/fairness/mines.ts';
 import { sha256Hex } from '../../src/fairness/random.ts';
 import type { SlotSkin } from '../../src/fairness/slot.ts';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { loadConfig } from '../../server/config.ts';
 import type { WalletTransport } from '../../server/games/wallet-client.ts';
 import { registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount, type Player } from '../helpers/money.ts';
@@ -321,7 +322,7 @@ describe('provably fair', () => {
     expect(before).toHaveLength(3);
     for (const row of before) {
       const round = played.find((p) => p.roundId === row.roundId);
-      expect(row.fairness).toEqual({ engine: round.engine, serverSeedHash: hash, clientSeed: round.seeds.clientSeed, nonce: round.seeds.nonce, serverSeed: null, params: round.params, outcome: round.outcome });
+      expect(row.fairness).toEqual({ engine: round.engine, serverSeedHash: hash, clientSeed: round.seeds.clientSeed, nonce: round.seeds.nonce, serverSeed: null, params: round.params, outcome: round.outcome, slotSkin: null });
       expect(row.payout).toBe(round.payout);
     }
 
@@ -353,6 +354,12 @@ describe('provably fair', () => {
     if (!check.ok) throw new Error(check.error);
     expect(check.outcome.grid).toEqual(spin.outcome.grid);
     expect(formatAmount(ratioPayout(units('0.01'), check.outcome.multiplier))).toBe(spin.payout);
+    // The bet history gives the spin's skin with its seeds, so /fairness can recompute it from the history alone.
+    const spinRow = (await history()).find((row) => row.roundId === spin.roundId);
+    expect(spinRow.fairness).toMatchObject({ engine: 'slot', serverSeed: next.revealed.serverSeed, nonce: 0, slotSkin: skin });
+    const fromHistory = await verify('slot', { serverSeed: spinRow.fairness.serverSeed, clientSeed: spinRow.fairness.clientSeed, nonce: spinRow.fairness.nonce }, { skin: spinRow.fairness.slotSkin });
+    if (!fromHistory.ok) throw new Error(fromHistory.error);
+    expect(fromHistory.outcome.grid).toEqual(spin.outcome.grid);
   });
 
   it('keeps a demo session\'s seeds apart from the player\'s, and refuses to rotate under an open Mines round', async () => {
@@ -530,3 +537,26 @@ async function safeTiles(roundId: string): Promise<number[]> {
 }
 
 const mineTiles = board;
+
+describe('the wallet in process (HOUSE_WALLET_HOP=in-process, for the benchmark)', () => {
+  it('plays a real-money round through the same signed wallet calls without a socket', async () => {
+    const inProcess = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'house-games-test-webhook-secret', HOUSE_WALLET_HOP: 'in-process' });
+    try {
+      await inProcess.app.listen({ port: 0, host: '127.0.0.1' });
+      const player = await fundedWith(inProcess, '1');
+      const init = await inProcess.call('casinoInitGame', { token: player.token, body: { gameId: games.dice, currencyCode: 'LTC' } });
+      // No address to call any more: over HTTP the bet would go unanswered and be rolled back (502).
+      inProcess.ctx.listening.url = null;
+      const sessionId = init.body.data.gameSession.sessionId as string;
+      const res = await inProcess.call('housePlayDice', { params: { sessionId }, token: player.token, body: { amount: '0.1', target: 4950, direction: 'under' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const round = res.body.data.houseRound;
+      expect(round.state).toBe('settled');
+      expect(round.balance).toBe(plus(minus('1', '0.1'), round.payout));
+      await expectLedgerBalanced(inProcess);
+    } finally {
+      await inProcess.close();
+    }
+    expect(() => loadConfig({ HOUSE_WALLET_HOP: 'carrier-pigeon' })).toThrow(/HOUSE_WALLET_HOP/);
+  });
+});
