@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../src/api/schema.d.ts';
+import { DEFAULT_SLOT_SKIN } from '../../src/fairness/slot.ts';
 import { divRound, formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
@@ -620,6 +621,7 @@ export async function betHistory(db: Queryable, userId: number, query: BetHistor
     // Written by server/games in the shapes openapi.yaml gives them.
     house_params: HouseFairness['params'] | null;
     house_outcome: HouseFairness['outcome'] | null;
+    slot_skin: HouseFairness['slotSkin'];
   }>(
     // A house round (server/games) is found by its wallet round id; its Mines board stays hidden while open,
     // and its server seed until the pair is rotated.
@@ -629,7 +631,8 @@ export async function betHistory(db: Queryable, userId: number, query: BetHistor
        CASE WHEN sp.revealed_at IS NOT NULL THEN sp.server_seed END AS server_seed, h.params AS house_params,
        CASE WHEN h.engine = 'mines' THEN jsonb_build_object('revealed', to_jsonb(h.revealed),
          'mines', CASE WHEN h.state = 'open' THEN 'null'::jsonb ELSE h.outcome -> 'mines' END, 'end', to_jsonb(h.mines_end))
-         ELSE h.outcome END AS house_outcome
+         ELSE h.outcome END AS house_outcome,
+       CASE WHEN h.engine = 'slot' THEN g.slot_skin END AS slot_skin
      FROM ${from} JOIN games g ON g.id = r.game_id
      LEFT JOIN house_rounds h ON h.round_id = r.round_id AND h.game_id = r.game_id AND h.nonce IS NOT NULL
      LEFT JOIN house_seed_pairs sp ON sp.id = h.seed_pair_id
@@ -667,6 +670,8 @@ export async function betHistory(db: Queryable, userId: number, query: BetHistor
                 serverSeed: row.server_seed,
                 params: row.house_params,
                 outcome: row.house_outcome,
+                // A slot title without a skin of its own plays the default one (server/games/slot-engine.ts).
+                slotSkin: row.house_engine === 'slot' ? (row.slot_skin ?? DEFAULT_SLOT_SKIN) : null,
               },
             }),
       };

@@ -2771,7 +2771,7 @@ export interface components {
          * @description A house-game round's provably fair data (only on rounds of the built-in provider that were
          *     played): the seed pair and nonce it used, what it was asked and drew, and the server seed once
          *     the player rotated the pair (null before). Recompute it with src/fairness (`verify`): a slot
-         *     spin also needs the title's skin (`houseTable.slotSkin`).
+         *     spin also needs the title's skin, given as `slotSkin`.
          */
         HouseFairness: {
             engine: components["schemas"]["HouseEngine"];
@@ -2782,6 +2782,8 @@ export interface components {
             serverSeed: string | null;
             params: components["schemas"]["HouseRoundParams"];
             outcome: components["schemas"]["HouseRoundOutcome"];
+            /** @description The slot title's skin the spin was drawn on (as `houseTable.slotSkin`); null for the other engines. */
+            slotSkin: components["schemas"]["SlotSkin"] | null;
         };
         /** @description The `sessionId` casinoInitGame returned for a real-money session. */
         GameSessionId: string;

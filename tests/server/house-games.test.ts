@@ -355,7 +355,8 @@ describe('provably fair', () => {
     expect(check.outcome.grid).toEqual(spin.outcome.grid);
     expect(formatAmount(ratioPayout(units('0.01'), check.outcome.multiplier))).toBe(spin.payout);
     // The bet history gives the spin's skin with its seeds, so /fairness can recompute it from the history alone.
-    const spinRow = (await history()).find((row) => row.roundId === spin.roundId);
+    const rows: { roundId: string; fairness: { serverSeed: string; clientSeed: string; nonce: number; slotSkin: SlotSkin } }[] = await history();
+    const spinRow = rows.find((row) => row.roundId === spin.roundId)!;
     expect(spinRow.fairness).toMatchObject({ engine: 'slot', serverSeed: next.revealed.serverSeed, nonce: 0, slotSkin: skin });
     const fromHistory = await verify('slot', { serverSeed: spinRow.fairness.serverSeed, clientSeed: spinRow.fairness.clientSeed, nonce: spinRow.fairness.nonce }, { skin: spinRow.fairness.slotSkin });
     if (!fromHistory.ok) throw new Error(fromHistory.error);
