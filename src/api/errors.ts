@@ -149,7 +149,25 @@ export function errorMessageKey(code: string | null | undefined, fallback: FlowF
  * Field codes the server sends besides src/rules' RuleCode: its own checks (see `FieldError` in
  * openapi.yaml and server/http) that have no client-side rule.
  */
-export const SERVER_FIELD_CODES = ['documentLabel', 'duplicate', 'address.limit', 'selfExclusion.range', 'count', 'maxItems', 'mismatch', 'dateRange'] as const;
+export const SERVER_FIELD_CODES = [
+  'documentLabel',
+  'duplicate',
+  'address.limit',
+  'selfExclusion.range',
+  'count',
+  'maxItems',
+  'mismatch',
+  'dateRange',
+  // The house games' parameters (server/games, src/fairness).
+  'dice.target',
+  'dice.direction',
+  'dice.chance',
+  'limbo.target',
+  'plinko.rows',
+  'plinko.risk',
+  'mines.count',
+  'clientSeed',
+] as const;
 export type ServerFieldCode = (typeof SERVER_FIELD_CODES)[number];
 export type FieldCode = RuleCode | ServerFieldCode;
 
@@ -211,6 +229,14 @@ const RULE_MESSAGE_KEYS: Readonly<Record<FieldCode, MessageKey>> = {
   maxItems: 'rules.maxItems',
   mismatch: 'rules.mismatch',
   dateRange: 'rules.dateRange',
+  'dice.target': 'rules.dice.target',
+  'dice.direction': 'rules.dice.direction',
+  'dice.chance': 'rules.dice.chance',
+  'limbo.target': 'rules.limbo.target',
+  'plinko.rows': 'rules.plinko.rows',
+  'plinko.risk': 'rules.plinko.risk',
+  'mines.count': 'rules.mines.count',
+  clientSeed: 'rules.clientSeed',
 };
 
 /** For a code nobody catalogued (a schema keyword the server passes through, such as 'pattern'). */
