@@ -177,12 +177,13 @@ it('shows a round played while the page is open without a reload, then every rou
   await playRound(first, '0.01', '0.025');
   await expect.poll(rowsShown, { timeout: 15_000 }).toHaveLength(1);
   const [round] = await rowsShown();
-  expect(round!.slice(1)).toEqual([first.name, '0.01 LTC', '2.5×', '0.025 LTC', 'Won']);
+  // An outside provider's round has no provably fair data: a dash in the last column.
+  expect(round!.slice(1)).toEqual([first.name, '0.01 LTC', '2.5×', '0.025 LTC', 'Won', '—']);
 
   await playRound(second, '0.05', '0');
   await playRound(first, '0.02', null);
   await expect.poll(rowsShown, { timeout: 15_000 }).toHaveLength(3);
-  expect((await rowsShown()).map((row) => row.slice(1))).toEqual([
+  expect((await rowsShown()).map((row) => row.slice(1, 6))).toEqual([
     [first.name, '0.02 LTC', '—', '0 LTC', 'Pending'],
     [second.name, '0.05 LTC', '0×', '0 LTC', 'Lost'],
     [first.name, '0.01 LTC', '2.5×', '0.025 LTC', 'Won'],
@@ -209,6 +210,7 @@ it('is a table on a desktop and cards on a phone, never wider than the screen', 
     'Multiplier',
     'Payout',
     'Status',
+    'Provably fair',
   ]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -255,8 +257,8 @@ it('filters by day: a day with no rounds, today, and a "to" before "from" refuse
 
 it('names its columns and filters in Portuguese and Spanish too', async () => {
   for (const [language, labels] of [
-    ['pt', { title: 'Histórico de apostas', headers: ['Data e hora', 'Jogo', 'Valor apostado', 'Multiplicador', 'Pagamento', 'Estado'], all: 'Todos os jogos' }],
-    ['es', { title: 'Historial de apuestas', headers: ['Fecha y hora', 'Juego', 'Importe apostado', 'Multiplicador', 'Pago', 'Estado'], all: 'Todos los juegos' }],
+    ['pt', { title: 'Histórico de apostas', headers: ['Data e hora', 'Jogo', 'Valor apostado', 'Multiplicador', 'Pagamento', 'Estado', 'Provavelmente justo'], all: 'Todos os jogos' }],
+    ['es', { title: 'Historial de apuestas', headers: ['Fecha y hora', 'Juego', 'Importe apostado', 'Multiplicador', 'Pago', 'Estado', 'Demostrablemente justo'], all: 'Todos los juegos' }],
   ] as const) {
     await page.goto(`${server.url}/`);
     await page.getByRole('combobox', { name: /Language|Idioma/ }).first().selectOption(language);

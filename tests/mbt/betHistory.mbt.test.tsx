@@ -14,6 +14,7 @@ import {
   type BetHistoryPage,
 } from '../../src/machines/betHistory.machine.ts';
 import { BetHistory } from '../../src/views/screens/BetHistoryScreen.tsx';
+import { fairnessLink } from '../../src/machines/fairness.address.ts';
 import { renderWithServices } from '../unit/views/harness.tsx';
 import { describeModel, type View } from './run.tsx';
 
@@ -53,7 +54,7 @@ function seeRows(view: BetHistoryView, context: BetHistoryContext, more: 'idle' 
   const table = list.querySelector('table')!;
   const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
   const columns = ['date', 'game', 'betAmount', 'multiplier', 'payout', 'status'] as const;
-  expect(headers).toEqual(columns.map((column) => view.t(`betHistory.${column}`)));
+  expect(headers).toEqual([...columns.map((column) => view.t(`betHistory.${column}`)), view.t('betHistory.fairness.column')]);
   const rows = [...table.querySelectorAll('tbody tr')];
   const cells = rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
   expect(cells).toEqual(
@@ -64,6 +65,10 @@ function seeRows(view: BetHistoryView, context: BetHistoryContext, more: 'idle' 
       row.multiplier === null ? '—' : `${formatAmount(row.multiplier, '', view.language)}×`,
       formatAmount(row.payout, row.currencyCode, view.language),
       view.t(`betHistory.statuses.${row.status}`),
+      // A house round's seeds folded under "Seeds" (with Verify once the server seed is revealed); a dash for another provider's.
+      row.fairness
+        ? `${view.t('betHistory.fairness.seeds')}${view.t('betHistory.fairness.serverSeedHash')}${row.fairness.serverSeedHash}${view.t('betHistory.fairness.clientSeed')}${row.fairness.clientSeed}${view.t('betHistory.fairness.nonce')}${row.fairness.nonce}${view.t('betHistory.fairness.serverSeed')}${row.fairness.serverSeed ?? view.t('betHistory.fairness.hidden')}${row.fairness.serverSeed === null ? '' : view.t('betHistory.fairness.verify')}`
+        : '—',
     ]),
   );
   rows.forEach((tr, index) => {
@@ -71,6 +76,10 @@ function seeRows(view: BetHistoryView, context: BetHistoryContext, more: 'idle' 
     // A win's payout stands out; a missing multiplier is named for a screen reader.
     expect(tr.querySelector('[data-won]')?.getAttribute('data-won')).toBe(String(row.status === 'won'));
     if (row.multiplier === null) expect(tr.querySelector(`[aria-label="${view.t('betHistory.noMultiplier')}"]`)).not.toBeNull();
+    // Verify leads to /fairness with the bet filled in.
+    const verify = tr.querySelector('a[href^="/fairness?"]');
+    expect(verify === null, 'Verify').toBe(row.fairness?.serverSeed == null);
+    if (verify && row.fairness) expect(verify.getAttribute('href')).toBe(fairnessLink(row.fairness));
     // Each card (a phone) names its values by their column.
     expect([...tr.querySelectorAll('td')].map((td) => td.getAttribute('data-label'))).toEqual(headers);
   });

@@ -10,6 +10,7 @@ import {
   type BetHistoryFilter,
   type BetHistoryItem,
 } from '../../machines/betHistory.machine.ts';
+import { fairnessLink } from '../../machines/fairness.address.ts';
 import { FormError, SelectField, TextField } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
 import { ResponsiveTable, type Column } from '../components/ResponsiveTable.tsx';
@@ -22,7 +23,9 @@ import { useFlow } from '../wiring.ts';
 /*
  * The bet history (src/machines/betHistory.machine.ts): filters by game and days, the rounds (a table on
  * a desktop, cards on a phone), "Load more". It keeps itself current: the machine subscribes to the live
- * updates, so a round just played shows without a reload.
+ * updates, so a round just played shows without a reload. A house game's round shows its provably fair
+ * data folded under "Seeds" (the server seed's hash, the client seed, the nonce, the server seed once the
+ * player rotated the pair), and "Verify" once revealed: the /fairness page, filled in, recomputes it.
  */
 
 /** On a phone the game takes a row and the two days share the next, so the rounds start higher up. */
@@ -80,6 +83,50 @@ const Status = styled('span')`
   }
 `;
 
+/** A house round's seeds, folded: one line in the list until opened, long seeds wrapping inside. */
+const Fair = styled('div')`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: baseline;
+  justify-content: flex-end;
+  gap: ${theme.space(1)} ${theme.space(3)};
+  @media (min-width: 768px) {
+    justify-content: flex-start;
+  }
+  details {
+    white-space: normal;
+  }
+  summary {
+    cursor: pointer;
+    color: ${theme.color.link};
+    min-height: 1.5rem;
+  }
+  summary:focus-visible,
+  a:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+    outline-offset: 2px;
+  }
+  dl {
+    max-width: 22rem;
+    margin: ${theme.space(2)} 0 0;
+    text-align: left;
+  }
+  dt {
+    color: ${theme.color.textMuted};
+    font-size: ${theme.font.size.small};
+  }
+  dd {
+    margin: 0 0 ${theme.space(2)};
+    overflow-wrap: anywhere;
+    font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+    font-size: ${theme.font.size.small};
+  }
+  a {
+    color: ${theme.color.link};
+    font-weight: 600;
+  }
+`;
+
 /** The empty list's way on: a link that looks like the product's primary button. */
 const ActionLink = styled(Link)`
   display: inline-flex;
@@ -101,6 +148,36 @@ const ActionLink = styled(Link)`
     outline-offset: 2px;
   }
 `;
+
+/** A house round's seeds and its Verify link; a dash for another provider's round. */
+function FairnessCell({ row }: { row: BetHistoryItem }) {
+  const { t } = useT();
+  const fairness = row.fairness;
+  if (!fairness) return <span aria-label={t('betHistory.fairness.none')}>—</span>;
+  const link = fairnessLink(fairness);
+  return (
+    <Fair>
+      <details>
+        <summary>{t('betHistory.fairness.seeds')}</summary>
+        <dl>
+          <dt>{t('betHistory.fairness.serverSeedHash')}</dt>
+          <dd>{fairness.serverSeedHash}</dd>
+          <dt>{t('betHistory.fairness.clientSeed')}</dt>
+          <dd>{fairness.clientSeed}</dd>
+          <dt>{t('betHistory.fairness.nonce')}</dt>
+          <dd>{fairness.nonce}</dd>
+          <dt>{t('betHistory.fairness.serverSeed')}</dt>
+          <dd>{fairness.serverSeed ?? t('betHistory.fairness.hidden')}</dd>
+        </dl>
+      </details>
+      {link ? (
+        <Link href={link} aria-label={`${t('betHistory.fairness.verify')}: ${row.game.name}, ${t('betHistory.fairness.nonce')} ${fairness.nonce}`}>
+          {t('betHistory.fairness.verify')}
+        </Link>
+      ) : null}
+    </Fair>
+  );
+}
 
 /** The list and its filters, without the page around it (the model test renders it alone). */
 export function BetHistory() {
@@ -137,6 +214,7 @@ export function BetHistory() {
       numeric: true,
     },
     { header: t('betHistory.status'), cell: (row) => <Status data-status={row.status}>{t(`betHistory.statuses.${row.status}`)}</Status> },
+    { header: t('betHistory.fairness.column'), cell: (row) => <FairnessCell row={row} /> },
   ];
 
   const failure = (
