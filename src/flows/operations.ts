@@ -1,4 +1,5 @@
 import type { ApiActors } from '../machines/actors.ts';
+import type { HouseActors } from '../machines/house.actors.ts';
 
 /*
  * What each invoked actor does, by its `src` name, for the charts and their index. API actors name the
@@ -15,7 +16,7 @@ export interface Operation {
   note?: string;
 }
 
-export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'newIdempotencyKey', Operation> = {
+export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'newIdempotencyKey', Operation> = {
   restoreSession: { label: 'GET /user/get-user', api: true, note: 'only when a token was saved; none saved answers at once' },
   fetchProfile: { label: 'GET /user/get-user', api: true },
   logout: { label: 'POST /user/logout', api: true },
@@ -50,6 +51,14 @@ export const OPERATIONS: Record<keyof ApiActors | 'askFacebook' | 'liveEvents' |
   launchDemo: { label: 'POST /casino/init-game-demo', api: true },
   loadGameSession: { label: 'GET /casino/game-session', api: true },
   loadHouseTable: { label: 'GET /house/{sessionId}', api: true },
+  playDice: { label: 'POST /house/{sessionId}/dice', api: true },
+  playLimbo: { label: 'POST /house/{sessionId}/limbo', api: true },
+  playPlinko: { label: 'POST /house/{sessionId}/plinko', api: true },
+  playSlot: { label: 'POST /house/{sessionId}/slot', api: true },
+  startMines: { label: 'POST /house/{sessionId}/mines', api: true },
+  revealMinesTile: { label: 'POST /house/{sessionId}/mines/reveal', api: true },
+  cashOutMines: { label: 'POST /house/{sessionId}/mines/cash-out', api: true },
+  rotateHouseSeeds: { label: 'POST /house/{sessionId}/seeds/rotate', api: true },
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
   copyText: { label: 'Clipboard', api: false, note: "the browser's clipboard, no casino API call" },
   newIdempotencyKey: { label: 'New Idempotency-Key', api: false, note: 'a random key from the browser, no casino API call' },

@@ -692,7 +692,7 @@ export const esScreens: ScreensDictionary = {
       title: 'Demostrablemente justo',
       serverSeedHash: 'Hash de la semilla del servidor (SHA-256)',
       clientSeed: 'Semilla del cliente',
-      nonce: 'Nonce',
+      nonce: 'Nonce (n.º de apuesta)',
       newClientSeed: 'Nueva semilla del cliente (opcional)',
       rotate: 'Cambiar semilla',
       revealed: 'Semilla del servidor revelada',

@@ -692,7 +692,7 @@ export const ptScreens: ScreensDictionary = {
       title: 'Comprovadamente justo',
       serverSeedHash: 'Hash da semente do servidor (SHA-256)',
       clientSeed: 'Semente do cliente',
-      nonce: 'Nonce',
+      nonce: 'Nonce (n.º da aposta)',
       newClientSeed: 'Nova semente do cliente (opcional)',
       rotate: 'Trocar semente',
       revealed: 'Semente do servidor revelada',

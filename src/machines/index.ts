@@ -19,6 +19,8 @@ import { gameRowMachine } from './gameRow.machine.ts';
 import { favouriteMachine } from './favourite.machine.ts';
 import { launchMachine } from './launch.machine.ts';
 import { betHistoryMachine } from './betHistory.machine.ts';
+import { houseTableMachine } from './houseTable.machine.ts';
+import { minesMachine } from './mines.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
 export const machines = {
@@ -43,6 +45,9 @@ export const machines = {
   favourite: favouriteMachine,
   launch: launchMachine,
   betHistory: betHistoryMachine,
+  // The house games' pages (src/views/house, their own composition root: src/views/house/wiring.ts).
+  houseTable: houseTableMachine,
+  mines: minesMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

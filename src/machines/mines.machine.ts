@@ -1,5 +1,4 @@
 import { assign, setup } from 'xstate';
-import { minesParamsError } from '../fairness/mines.ts';
 import type { ErrorCode } from './effects.ts';
 import { notProvided } from './effects.ts';
 import type { ServerFieldError } from './failure.ts';
@@ -51,6 +50,7 @@ export type MinesEvent =
   | { type: 'AMOUNT.CHANGE'; value: string }
   | { type: 'AMOUNT.HALVE' }
   | { type: 'AMOUNT.DOUBLE' }
+  /** 1 to 24, as the page's choice offers them (the server checks again: mines.count). */
   | { type: 'MINES.CHANGE'; mineCount: number }
   | { type: 'START' }
   | { type: 'REVEAL'; tile: number }
@@ -109,7 +109,6 @@ export const minesMachine = setup({
     doubleAmount: assign(({ context }) => ({ amount: doubleAmount(context.amount, context.table), amountError: null, errorCode: null })),
     setMineCount: assign((_, params: { mineCount: number }) => ({ mineCount: params.mineCount, fieldErrors: [], errorCode: null })),
     markAmount: assign(({ context }) => ({ amountError: amountCode(context.amount, context.table) })),
-    markMineCount: assign(({ context }) => ({ fieldErrors: [{ field: 'mineCount', code: minesParamsError(context) ?? 'mines.count' }] })),
     clearFailure: assign({ errorCode: null, fieldErrors: [], amountError: null }),
     storeRound: assign((_, params: { round: HouseRound }) => ({ round: params.round, balance: params.round.balance ?? null, seeds: params.round.seeds })),
     storeEnded: assign(({ context }, params: { round: HouseRound }) => ({
@@ -123,7 +122,6 @@ export const minesMachine = setup({
   },
   guards: {
     amountInvalid: ({ context }) => amountCode(context.amount, context.table) !== null,
-    mineCountInvalid: ({ context }) => minesParamsError(context) !== null,
     hasOpenRound: (_, params: { table: HouseTable }) => params.table.openRound !== null,
     roundOpen: (_, params: { round: HouseRound }) => params.round.state === 'open',
   },
@@ -176,7 +174,6 @@ export const minesMachine = setup({
         'MINES.CHANGE': { actions: { type: 'setMineCount', params: ({ event }) => ({ mineCount: event.mineCount }) } },
         START: [
           { guard: 'amountInvalid', actions: 'markAmount' },
-          { guard: 'mineCountInvalid', actions: 'markMineCount' },
           { target: 'starting', actions: 'clearFailure' },
         ],
         'SEEDS.ROTATE': { target: 'rotating', actions: 'clearFailure' },

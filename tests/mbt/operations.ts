@@ -1,6 +1,7 @@
 import type { InputFrom, OutputFrom } from 'xstate';
 import { operationOf } from '../../src/flows/operations.ts';
 import type { ApiActors } from '../../src/machines/actors.ts';
+import type { HouseActors } from '../../src/machines/house.actors.ts';
 
 /*
  * For each API actor (src/machines/actors.ts): the request it sends for its input, and the success
@@ -106,6 +107,21 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
   requestWithdrawal: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (answer) => ({ data: answer, errors: [] }) },
 };
 
+type HouseSrc = Exclude<keyof HouseActors, keyof ApiActors>;
+const houseRound = (houseRound: unknown) => ({ data: { houseRound }, errors: [] });
+
+/** The house games' pages' actors (src/machines/house.actors.ts); loadHouseTable is the game page's too. */
+export const HOUSE_ENVELOPES: { [K in HouseSrc]: { request: (input: InputFrom<HouseActors[K]>) => { body?: unknown }; response: (output: OutputFrom<HouseActors[K]>) => unknown } } = {
+  playDice: { request: ({ amount, params }) => ({ body: { amount, target: params.target, direction: params.direction } }), response: houseRound },
+  playLimbo: { request: ({ amount, params }) => ({ body: { amount, target: params.target } }), response: houseRound },
+  playPlinko: { request: ({ amount, params }) => ({ body: { amount, rows: params.rows, risk: params.risk } }), response: houseRound },
+  playSlot: { request: ({ amount }) => ({ body: { amount } }), response: houseRound },
+  startMines: { request: ({ amount, mineCount }) => ({ body: { amount, mineCount } }), response: houseRound },
+  revealMinesTile: { request: ({ tile }) => ({ body: { tile } }), response: houseRound },
+  cashOutMines: { request: none, response: houseRound },
+  rotateHouseSeeds: { request: ({ clientSeed }) => ({ body: clientSeed === null ? {} : { clientSeed } }), response: (rotation) => ({ data: rotation, errors: [] }) },
+};
+
 export interface ApiOperation {
   /** `METHOD /path`, as in openapi.yaml. */
   route: string;
@@ -122,7 +138,7 @@ export function isApiActor(src: string): boolean {
 export function apiOperation(src: string): ApiOperation | null {
   const operation = operationOf(src);
   if (!operation?.api) return null;
-  const envelopes = (ENVELOPES as Record<string, ApiOperation | undefined>)[src];
+  const envelopes = (ENVELOPES as Record<string, ApiOperation | undefined>)[src] ?? (HOUSE_ENVELOPES as unknown as Record<string, ApiOperation | undefined>)[src];
   if (!envelopes) throw new Error(`no request and response envelopes for API actor ${src} in tests/mbt/operations.ts`);
   return { route: operation.label, request: envelopes.request, response: envelopes.response };
 }

@@ -201,27 +201,26 @@ export function AmountField(props: {
   const errors = [...(props.amountError ? [t(ruleMessageKey(props.amountError) ?? UNKNOWN_RULE_KEY)] : []), ...fieldMessages(t, props.fieldErrors, 'amount')];
   const currency = props.table?.currencyCode ?? null;
   return (
-    <div>
-      <Label>
-        {t('house.amount')}
-        <Row>
-          <Input
-            inputMode="decimal"
-            autoComplete="off"
-            value={props.amount}
-            aria-invalid={errors.length > 0}
-            aria-describedby="amount-hint amount-error"
-            disabled={props.disabled}
-            onChange={(event) => props.onChange(event.target.value)}
-          />
-          <Button type="button" variant="secondary" disabled={props.disabled} onClick={props.onHalve}>
-            ½
-          </Button>
-          <Button type="button" variant="secondary" disabled={props.disabled} onClick={props.onDouble}>
-            2×
-          </Button>
-        </Row>
-      </Label>
+    <div style={{ display: 'grid', gap: theme.space(1) }}>
+      <Label htmlFor="bet-amount">{t('house.amount')}</Label>
+      <Row>
+        <Input
+          id="bet-amount"
+          inputMode="decimal"
+          autoComplete="off"
+          value={props.amount}
+          aria-invalid={errors.length > 0}
+          aria-describedby="amount-hint amount-error"
+          disabled={props.disabled}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+        <Button type="button" variant="secondary" disabled={props.disabled} onClick={props.onHalve}>
+          ½
+        </Button>
+        <Button type="button" variant="secondary" disabled={props.disabled} onClick={props.onDouble}>
+          2×
+        </Button>
+      </Row>
       {props.table && (
         <Hint id="amount-hint">
           {t('house.limits', { min: money(props.table.minBet, currency), max: money(props.table.maxBet, currency) })}

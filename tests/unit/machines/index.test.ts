@@ -31,6 +31,8 @@ describe('machines index', () => {
         'gameList',
         'favourite',
         'launch',
+        'houseTable',
+        'mines',
       ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);
