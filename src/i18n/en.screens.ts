@@ -751,7 +751,7 @@ export const enScreens = {
       pick: 'Pick a tile, or cash out.',
       busted: 'You hit a mine.',
       cashed: 'Cashed out after {{count}} gems.',
-      round: '{{mines}} mines, {{count}} gems',
+      round: 'Mines {{mines}} · Gems {{count}}',
     },
   },
 } as const;

@@ -746,7 +746,7 @@ export const esScreens: ScreensDictionary = {
       pick: 'Elige una casilla, o retira.',
       busted: 'Encontraste una mina.',
       cashed: 'Retiraste tras {{count}} gemas.',
-      round: '{{mines}} minas, {{count}} gemas',
+      round: 'Minas {{mines}} · Gemas {{count}}',
     },
   },
 };

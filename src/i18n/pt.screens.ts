@@ -746,7 +746,7 @@ export const ptScreens: ScreensDictionary = {
       pick: 'Escolha uma casa, ou retire.',
       busted: 'Encontrou uma mina.',
       cashed: 'Retirou após {{count}} gemas.',
-      round: '{{mines}} minas, {{count}} gemas',
+      round: 'Minas {{mines}} · Gemas {{count}}',
     },
   },
 };

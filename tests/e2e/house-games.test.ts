@@ -259,3 +259,39 @@ it('cashes out a Mines round: the stake when it starts, the cash out paid', asyn
   expect(cashed).not.toBeNull();
   await screenshots('mines-real');
 });
+
+it('opens Dice from the game page in demo and plays it in the frame', async () => {
+  const visitor = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+  const tab = await visitor.newPage();
+  await tab.goto(`${server.url}/play?game=${gameIds.dice}&mode=demo`);
+  await tab.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
+  const frame = tab.frameLocator('iframe[title="Dice"]');
+  await frame.getByRole('heading', { level: 1, name: 'Dice' }).waitFor();
+  expect((await frame.getByTestId('house-balance').innerText()).replaceAll('\u00a0', ' ')).toBe('Play money: 1,000');
+  await frame.getByRole('button', { name: 'Roll', exact: true }).click();
+  await expect.poll(async () => frame.getByTestId('house-result').innerText()).toMatch(/^Rolled \d+\.\d\d\. (You won 1\.98 at ×1\.98|No win)$/);
+  await tab.screenshot({ path: `${SCREENSHOTS}/house-play-dice-demo-390.png` });
+  await visitor.close();
+});
+
+it("plays Limbo for real in the game page's frame and the balance pill follows", async () => {
+  const player = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  const tab = await player.newPage();
+  await tab.goto(server.url);
+  await tab.evaluate((saved) => window.localStorage.setItem('casino.token', saved), token);
+  const before = await ltcBalance();
+  await tab.goto(`${server.url}/play?game=${gameIds.limbo}&mode=real`);
+  await tab.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
+  const frame = tab.frameLocator('iframe[title="Limbo"]');
+  await frame.getByRole('heading', { level: 1, name: 'Limbo' }).waitFor();
+  await tab.getByRole('button', { name: `Balance ${shown(formatAmount(before), 'LTC', 'en')}. Choose a wallet` }).waitFor();
+  await frame.getByLabel('Bet amount').fill('0.01');
+  const answered = tab.waitForResponse((response) => /\/house\/[^/]+\/limbo$/.test(new URL(response.url()).pathname));
+  await frame.getByRole('button', { name: 'Play', exact: true }).click();
+  const round = ((await (await answered).json()) as { data: { houseRound: HouseRound } }).data.houseRound;
+  const after = before - parseAmount('0.01') + parseAmount(round.payout);
+  await tab.getByRole('button', { name: `Balance ${shown(formatAmount(after), 'LTC', 'en')}. Choose a wallet` }).waitFor();
+  expect((await frame.getByTestId('house-balance').innerText()).replaceAll('\u00a0', ' ')).toBe(`Balance: ${formatAmount(after)} LTC`);
+  await tab.screenshot({ path: `${SCREENSHOTS}/house-play-limbo-real-1280.png` });
+  await player.close();
+});

@@ -311,7 +311,7 @@ const Details = styled('details')`
   border: 1px solid ${theme.color.border};
   border-radius: ${theme.radius.large};
   padding: ${theme.space(3)} ${theme.space(4)};
-  & summary { cursor: pointer; font-weight: 600; min-height: 2.75rem; display: flex; align-items: center; }
+  & summary { cursor: pointer; font-weight: 600; padding: ${theme.space(2.5)} 0; }
   & dl { display: grid; gap: ${theme.space(2)}; margin: ${theme.space(2)} 0; }
   & dt { font-size: ${theme.font.size.small}; color: ${theme.color.textMuted}; }
   & dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; font-size: ${theme.font.size.small}; }

@@ -34,6 +34,8 @@ export interface GameParts {
   controls?(snapshot: HouseTableSnapshot, actor: HouseTableRef, disabled: boolean): ReactNode;
   /** The board: the last round animated while `showing`, at rest otherwise. */
   board(snapshot: HouseTableSnapshot): ReactNode;
+  /** Below the result: what the player may look up (the slot's paytable and paylines). */
+  extras?(snapshot: HouseTableSnapshot): ReactNode;
   /** A round in the last results: "Rolled 12.34". */
   describe(round: HouseRound): string;
   /** What the round drew, before what it paid: "Rolled 12.34." */
@@ -79,6 +81,7 @@ export function InstantGame({ sessionId, engine, parts }: { sessionId: string; e
           <Panel data-area="board">
             {parts.board(snapshot)}
             <Announcement text={said} />
+            {parts.extras?.(snapshot)}
           </Panel>
           <div data-area="results">
             <LastResults history={context.history} describe={parts.describe} />

@@ -147,7 +147,7 @@ export function MinesPage({ sessionId }: { sessionId: string }) {
                     disabled={!snapshot.matches('open') || revealed.has(tile)}
                     onClick={() => actor.send({ type: 'REVEAL', tile })}
                   >
-                    <span aria-hidden="true">{shown ? (state === 'mine' ? '💣' : '💎') : ''}</span>
+                    <span aria-hidden="true">{shown ? (state === 'mine' ? '✸' : '◆') : ''}</span>
                   </button>
                 );
               })}

@@ -36,7 +36,7 @@ const Reels = styled('div')`
 `;
 
 const More = styled('details')`
-  & summary { cursor: pointer; font-weight: 600; min-height: 2.75rem; display: flex; align-items: center; }
+  & summary { cursor: pointer; font-weight: 600; padding: ${theme.space(2.5)} 0; }
   & table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
   & th, & td { padding: ${theme.space(1)} ${theme.space(2)}; text-align: right; border-bottom: 1px solid ${theme.color.border}; }
   & th:first-child, & td:first-child { text-align: left; font-size: 1.5rem; }
@@ -85,6 +85,16 @@ function SlotBoard({ snapshot }: { snapshot: HouseTableSnapshot }) {
           ))}
         </ul>
       )}
+    </>
+  );
+}
+
+function SlotRules({ snapshot }: { snapshot: HouseTableSnapshot }) {
+  const { t } = useT();
+  const skin = snapshot.context.table?.slotSkin ?? null;
+  if (!skin) return null;
+  return (
+    <>
       <More>
         <summary>{t('house.slot.paytable')}</summary>
         <p>{t('house.slot.paytableHint', { lines: skin.paylines.length })}</p>
@@ -134,6 +144,7 @@ export function SlotPage({ sessionId }: { sessionId: string }) {
   const { t } = useT();
   const parts: GameParts = {
     board: (snapshot) => <SlotBoard snapshot={snapshot} />,
+    extras: (snapshot) => <SlotRules snapshot={snapshot} />,
     describe: (round) => `${t('house.slot.spun')} ×${multiplierText(round.multiplier ?? '0')}`,
     headline: () => '',
     playLabel: t('house.slot.play'),
