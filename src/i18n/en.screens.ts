@@ -690,6 +690,7 @@ export const enScreens = {
     multiplier: 'Multiplier',
     won: 'You won {{amount}} at ×{{multiplier}}',
     noWin: 'No win',
+    returned: 'You got back {{amount}} at ×{{multiplier}}',
     pending: 'It is on its way to your wallet.',
     lastResults: 'Last results',
     noResults: 'No rounds yet. Place a bet to start.',

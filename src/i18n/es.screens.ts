@@ -685,6 +685,7 @@ export const esScreens: ScreensDictionary = {
     multiplier: 'Multiplicador',
     won: 'Ganaste {{amount}} a ×{{multiplier}}',
     noWin: 'Sin premio',
+    returned: 'Recuperaste {{amount}} a ×{{multiplier}}',
     pending: 'Está en camino a tu billetera.',
     lastResults: 'Últimos resultados',
     noResults: 'Aún no hay rondas. Haz una apuesta para empezar.',

@@ -685,6 +685,7 @@ export const ptScreens: ScreensDictionary = {
     multiplier: 'Multiplicador',
     won: 'Ganhou {{amount}} a ×{{multiplier}}',
     noWin: 'Sem ganho',
+    returned: 'Recuperou {{amount}} a ×{{multiplier}}',
     pending: 'Está a caminho da sua carteira.',
     lastResults: 'Últimos resultados',
     noResults: 'Ainda sem rodadas. Faça uma aposta para começar.',

@@ -5,6 +5,7 @@ import type { EventObject, SnapshotFrom } from 'xstate';
 import { errorMessageKey, ruleMessageKey } from '../../src/api/errors.ts';
 import { houseTableFixtures } from '../../src/flows/fixtures/house.ts';
 import { formatAmount } from '../../src/format.ts';
+import { parseAmount } from '../../src/money.ts';
 import type { HouseRound, HouseTable } from '../../src/machines/house.ts';
 import type { houseTableMachine } from '../../src/machines/houseTable.machine.ts';
 import { DicePage } from '../../src/views/house/Dice.tsx';
@@ -45,7 +46,7 @@ function money(view: TableView, amount: string, table: HouseTable | null): strin
 function outcomeText(view: TableView, round: HouseRound): string {
   if (!/[1-9]/.test(round.payout)) return view.t('house.noWin');
   const [whole, fraction = ''] = (round.multiplier ?? '0').split('.');
-  const text = view.t('house.won', { amount: money(view, round.payout, view.steps[0]!.state.context.table ?? null).trim(), multiplier: `${whole}.${fraction.padEnd(2, '0')}` });
+  const text = view.t(parseAmount(round.payout) < parseAmount(round.amount) ? 'house.returned' : 'house.won', { amount: money(view, round.payout, view.steps[0]!.state.context.table ?? null).trim(), multiplier: `${whole}.${fraction.padEnd(2, '0')}` });
   return round.state === 'pending' ? `${text} ${view.t('house.pending')}` : text;
 }
 

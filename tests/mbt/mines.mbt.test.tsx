@@ -5,6 +5,7 @@ import type { EventObject, SnapshotFrom } from 'xstate';
 import { errorMessageKey, ruleMessageKey } from '../../src/api/errors.ts';
 import { minesFixtures } from '../../src/flows/fixtures/house.ts';
 import { formatAmount } from '../../src/format.ts';
+import { parseAmount } from '../../src/money.ts';
 import type { HouseRound } from '../../src/machines/house.ts';
 import type { minesMachine } from '../../src/machines/mines.machine.ts';
 import { MinesPage } from '../../src/views/house/Mines.tsx';
@@ -29,7 +30,7 @@ const plain = (text: string | null | undefined) => (text ?? '').replaceAll('\u00
 function outcomeText(view: MinesView, round: HouseRound): string {
   if (!/[1-9]/.test(round.payout)) return view.t('house.noWin');
   const [whole, fraction = ''] = (round.multiplier ?? '0').split('.');
-  return view.t('house.won', { amount: formatAmount(round.payout, round.currencyCode ?? '', view.language), multiplier: `${whole}.${fraction.padEnd(2, '0')}` });
+  return view.t(parseAmount(round.payout) < parseAmount(round.amount) ? 'house.returned' : 'house.won', { amount: formatAmount(round.payout, round.currencyCode ?? '', view.language), multiplier: `${whole}.${fraction.padEnd(2, '0')}` });
 }
 
 type Moment = 'idle' | 'starting' | 'open' | 'revealing' | 'cashingOut' | 'showing' | 'rotating';

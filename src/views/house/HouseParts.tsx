@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { keyframes, styled } from 'goober';
 import { errorMessageKey, ruleMessageKey, UNKNOWN_RULE_KEY } from '../../api/errors.ts';
 import { formatAmount } from '../../format.ts';
+import { parseAmount } from '../../money.ts';
 import type { ErrorCode } from '../../machines/effects.ts';
 import type { ServerFieldError } from '../../machines/failure.ts';
 import type { AmountCode, HouseRound, HouseSeeds, HouseTable, RevealedSeedPair } from '../../machines/house.ts';
@@ -249,7 +250,9 @@ export function useOutcomeText(): (round: HouseRound) => string {
   return (round) => {
     const won = round.payout !== '0' && /[1-9]/.test(round.payout);
     if (!won) return t('house.noWin');
-    const text = t('house.won', { amount: money(round.payout, round.currencyCode), multiplier: multiplierText(round.multiplier ?? '0') });
+    // Below ×1 (Plinko's middle buckets, a small slot line) the player gets part of the stake back: no "win".
+    const partial = parseAmount(round.payout) < parseAmount(round.amount);
+    const text = t(partial ? 'house.returned' : 'house.won', { amount: money(round.payout, round.currencyCode), multiplier: multiplierText(round.multiplier ?? '0') });
     return round.state === 'pending' ? `${text} ${t('house.pending')}` : text;
   };
 }
