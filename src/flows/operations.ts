@@ -16,7 +16,7 @@ export interface Operation {
   note?: string;
 }
 
-export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'newIdempotencyKey', Operation> = {
+export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'newIdempotencyKey' | 'verifyBet', Operation> = {
   restoreSession: { label: 'GET /user/get-user', api: true, note: 'only when a token was saved; none saved answers at once' },
   fetchProfile: { label: 'GET /user/get-user', api: true },
   logout: { label: 'POST /user/logout', api: true },
@@ -62,6 +62,7 @@ export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebo
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
   copyText: { label: 'Clipboard', api: false, note: "the browser's clipboard, no casino API call" },
   newIdempotencyKey: { label: 'New Idempotency-Key', api: false, note: 'a random key from the browser, no casino API call' },
+  verifyBet: { label: 'Recompute the bet (WebCrypto)', api: false, note: 'src/fairness in the browser, no casino API call' },
   liveEvents: {
     label: 'GET /user/events (event stream)',
     api: false,

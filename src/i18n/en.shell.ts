@@ -33,6 +33,7 @@ export const enShell = {
     privacy: 'Privacy',
     about: 'About',
     support: 'Support',
+    fairness: 'Provably fair',
     login: 'Log in',
     register: 'Register',
     logout: 'Log out',

@@ -28,6 +28,7 @@ export const esShell: ShellDictionary = {
     privacy: 'Privacidad',
     about: 'Quiénes somos',
     support: 'Soporte',
+    fairness: 'Demostrablemente justo',
     login: 'Iniciar sesión',
     register: 'Registrarse',
     logout: 'Cerrar sesión',

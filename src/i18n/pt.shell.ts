@@ -28,6 +28,7 @@ export const ptShell: ShellDictionary = {
     privacy: 'Privacidade',
     about: 'Sobre nós',
     support: 'Suporte',
+    fairness: 'Provavelmente justo',
     login: 'Iniciar sessão',
     register: 'Criar conta',
     logout: 'Terminar sessão',

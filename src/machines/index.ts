@@ -19,6 +19,7 @@ import { gameRowMachine } from './gameRow.machine.ts';
 import { favouriteMachine } from './favourite.machine.ts';
 import { launchMachine } from './launch.machine.ts';
 import { betHistoryMachine } from './betHistory.machine.ts';
+import { fairnessMachine } from './fairness.machine.ts';
 import { houseTableMachine } from './houseTable.machine.ts';
 import { minesMachine } from './mines.machine.ts';
 
@@ -45,6 +46,7 @@ export const machines = {
   favourite: favouriteMachine,
   launch: launchMachine,
   betHistory: betHistoryMachine,
+  fairness: fairnessMachine,
   // The house games' pages (src/views/house, their own composition root: src/views/house/wiring.ts).
   houseTable: houseTableMachine,
   mines: minesMachine,

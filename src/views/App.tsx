@@ -30,6 +30,7 @@ const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScre
 const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m.ResponsibleGamblingScreen })));
 const ReferAFriendScreen = lazy(() => Screens().then((m) => ({ default: m.ReferAFriendScreen })));
 const PageScreen = lazy(withScreensDictionary(() => import('./screens/PageScreen.tsx')));
+const FairnessScreen = lazy(withScreensDictionary(() => import('./screens/FairnessScreen.tsx')));
 const DialogHost = lazy(withScreensDictionary(() => import('./dialogs/DialogHost.tsx')));
 // The toast area (SPEC §9) and its library: mounted with the first toast.
 const Toasts = lazy(() => import('./Toasts.tsx'));
@@ -97,6 +98,9 @@ function Routes() {
         </Route>
         <Route path="/support">
           <PageScreen slug="support" />
+        </Route>
+        <Route path="/fairness">
+          <FairnessScreen />
         </Route>
         {/* Email links land here: the dialogs read their token from the address. */}
         <Route path="/verify-email">

@@ -454,6 +454,7 @@ const NAV_GROUPS: NavLink[][] = [
   ],
   [
     ['/faq', 'nav.faq', 'page'],
+    ['/fairness', 'nav.fairness', 'page'],
     ['/terms', 'nav.terms', 'page'],
     ['/privacy', 'nav.privacy', 'page'],
     ['/about', 'nav.about', 'page'],

@@ -36,6 +36,7 @@ import type { gameRowMachine } from '../machines/gameRow.machine.ts';
 import type { favouriteMachine } from '../machines/favourite.machine.ts';
 import type { launchMachine } from '../machines/launch.machine.ts';
 import type { betHistoryMachine } from '../machines/betHistory.machine.ts';
+import type { Bet, fairnessMachine, VerifiedBet } from '../machines/fairness.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 import { withParams } from './address.ts';
@@ -140,6 +141,11 @@ export interface Outside {
   live: LiveSource;
   /** Puts text on the clipboard; rejects when the browser refuses. */
   copyText(text: string): Promise<void>;
+  /**
+   * Recomputes a house game's bet from its seeds (the /fairness page); by default src/fairness in this
+   * browser, its code loaded with the first bet verified.
+   */
+  verifyBet?: (bet: Bet, signal: AbortSignal) => Promise<VerifiedBet>;
   /** A new random Idempotency-Key (a withdrawal's confirmation carries one). */
   newIdempotencyKey(): Promise<string>;
 }
@@ -179,6 +185,7 @@ interface FlowMachines {
   favourite: typeof favouriteMachine;
   launch: typeof launchMachine;
   betHistory: typeof betHistoryMachine;
+  fairness: typeof fairnessMachine;
 }
 export type FlowName = keyof FlowMachines;
 type FlowMachine = FlowMachines[FlowName];
@@ -323,6 +330,13 @@ function createFlows(
       },
     },
     betHistory: { actors: { loadBetHistory: actors.loadBetHistory, liveEvents } },
+    fairness: {
+      actors: {
+        verifyBet: fromPromise<VerifiedBet, Bet>(async ({ input, signal }) =>
+          outside.verifyBet ? outside.verifyBet(input, signal) : (await import('../machines/fairness.verify.ts')).verifyBet(input),
+        ),
+      },
+    },
   };
 }
 

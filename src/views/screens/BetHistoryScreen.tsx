@@ -48,6 +48,10 @@ const Filters = styled('div')`
 
 /** Where ResponsiveTable is a table (from 768 px): one line per value, scrolled sideways rather than broken out. */
 const TableBox = styled('div')`
+  /* A card's labels keep their words whole beside a long value (the seeds). */
+  td::before {
+    flex-shrink: 0;
+  }
   @media (min-width: 768px) {
     overflow-x: auto;
     td {
@@ -93,8 +97,13 @@ const Fair = styled('div')`
   @media (min-width: 768px) {
     justify-content: flex-start;
   }
+  min-width: 0;
   details {
     white-space: normal;
+  }
+  /* Opened, the seeds take the width of the card (or of the column), Verify below them. */
+  details[open] {
+    flex-basis: 100%;
   }
   summary {
     cursor: pointer;

@@ -31,6 +31,7 @@ describe('machines index', () => {
         'gameList',
         'favourite',
         'launch',
+        'fairness',
         'houseTable',
         'mines',
       ].sort(),

@@ -138,6 +138,8 @@ export interface HarnessOptions {
   copyText?: Outside['copyText'];
   /** The withdrawal's Idempotency-Keys (default: random). */
   newIdempotencyKey?: Outside['newIdempotencyKey'];
+  /** The /fairness page's recomputation (default: src/fairness in this process). */
+  verifyBet?: Outside['verifyBet'];
 }
 
 /** Local storage in memory, one per rendered view. */
@@ -229,6 +231,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     live: options.live ?? { subscribe: () => () => undefined },
     copyText: options.copyText ?? (() => Promise.reject(new Error('no clipboard in this test'))),
     newIdempotencyKey: options.newIdempotencyKey ?? (async () => crypto.randomUUID()),
+    ...(options.verifyBet ? { verifyBet: options.verifyBet } : {}),
     inspect: (event) => {
       if (appActor === null && event.type === '@xstate.actor') appActor = event.actorRef;
       inspect(event);
