@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { DEFAULT_SLOT_SKIN, type SlotSkin } from '../fairness/slot.ts';
+import type { SlotSkin } from '../fairness/slot.ts';
 import type { VerifyError } from '../fairness/games.ts';
 import { notProvided } from './effects.ts';
 import { outcomeSummary, type FairnessForm, type FairnessGame } from './fairness.address.ts';
@@ -107,7 +107,8 @@ export function betOf(form: FairnessForm): Bet | { error: VerifyError } {
       return rows === null ? { error: 'plinko.rows' } : { game: 'plinko', pair, params: { rows, risk: form.plinkoRisk } };
     }
     case 'slot': {
-      if (form.slotSkin.trim() === '') return { game: 'slot', pair, params: { skin: DEFAULT_SLOT_SKIN } };
+      // No skin: the default one (the Classic Slot's), which the recomputation brings with the library.
+      if (form.slotSkin.trim() === '') return { game: 'slot', pair, params: { skin: null } };
       try {
         return { game: 'slot', pair, params: { skin: JSON.parse(form.slotSkin) as SlotSkin } };
       } catch {

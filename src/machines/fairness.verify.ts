@@ -1,6 +1,7 @@
 import { verify, type HouseGame, type HouseGameParams } from '../fairness/games.ts';
 import type { SeedPair } from '../fairness/random.ts';
 import { ratioToFixed } from '../fairness/ratio.ts';
+import { DEFAULT_SLOT_SKIN, type SlotSkin } from '../fairness/slot.ts';
 import type { Bet, VerifiedBet } from './fairness.machine.ts';
 
 /*
@@ -11,11 +12,13 @@ import type { Bet, VerifiedBet } from './fairness.machine.ts';
 
 export async function verifyBet(bet: Bet): Promise<VerifiedBet> {
   const pair: SeedPair = bet.pair;
-  const checked = await verify(bet.game as HouseGame, pair, bet.params as unknown as HouseGameParams[HouseGame]);
+  // A slot bet without a skin is one of the Classic Slot, on the default skin.
+  const params = bet.game === 'slot' ? { skin: (bet.params.skin as SlotSkin | null) ?? DEFAULT_SLOT_SKIN } : bet.params;
+  const checked = await verify(bet.game as HouseGame, pair, params as unknown as HouseGameParams[HouseGame]);
   if (!checked.ok) return { ok: false, error: checked.error };
   const outcome = checked.outcome as unknown as Record<string, unknown>;
   const multiplier = outcome.multiplier as { num: bigint; den: bigint } | undefined;
-  const skin = bet.game === 'slot' ? (bet.params as unknown as HouseGameParams['slot']).skin : null;
+  const skin = bet.game === 'slot' ? (params as unknown as HouseGameParams['slot']).skin : null;
   const grid = outcome.grid as number[][] | undefined;
   return {
     ok: true,

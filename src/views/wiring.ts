@@ -141,11 +141,6 @@ export interface Outside {
   live: LiveSource;
   /** Puts text on the clipboard; rejects when the browser refuses. */
   copyText(text: string): Promise<void>;
-  /**
-   * Recomputes a house game's bet from its seeds (the /fairness page); by default src/fairness in this
-   * browser, its code loaded with the first bet verified.
-   */
-  verifyBet?: (bet: Bet, signal: AbortSignal) => Promise<VerifiedBet>;
   /** A new random Idempotency-Key (a withdrawal's confirmation carries one). */
   newIdempotencyKey(): Promise<string>;
 }
@@ -330,13 +325,8 @@ function createFlows(
       },
     },
     betHistory: { actors: { loadBetHistory: actors.loadBetHistory, liveEvents } },
-    fairness: {
-      actors: {
-        verifyBet: fromPromise<VerifiedBet, Bet>(async ({ input, signal }) =>
-          outside.verifyBet ? outside.verifyBet(input, signal) : (await import('../machines/fairness.verify.ts')).verifyBet(input),
-        ),
-      },
-    },
+    // src/fairness in this browser (WebCrypto), its code loaded with the first bet verified.
+    fairness: { actors: { verifyBet: fromPromise<VerifiedBet, Bet>(({ input }) => import('../machines/fairness.verify.ts').then((m) => m.verifyBet(input))) } },
   };
 }
 

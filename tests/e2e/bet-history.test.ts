@@ -175,10 +175,11 @@ it('shows a round played while the page is open without a reload, then every rou
   const [first, second] = games as [KeyedGame, KeyedGame];
   // The page is open: the balance moving brings the round in (the live stream), no reload.
   await playRound(first, '0.01', '0.025');
-  await expect.poll(rowsShown, { timeout: 15_000 }).toHaveLength(1);
-  const [round] = await rowsShown();
+  // The bet may show first, pending, and its win a moment later (each moves the balance): wait for the win.
   // An outside provider's round has no provably fair data: a dash in the last column.
-  expect(round!.slice(1)).toEqual([first.name, '0.01 LTC', '2.5×', '0.025 LTC', 'Won', '—']);
+  await expect
+    .poll(async () => (await rowsShown()).map((row) => row.slice(1)), { timeout: 15_000 })
+    .toEqual([[first.name, '0.01 LTC', '2.5×', '0.025 LTC', 'Won', '—']]);
 
   await playRound(second, '0.05', '0');
   await playRound(first, '0.02', null);

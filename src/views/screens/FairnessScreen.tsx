@@ -198,8 +198,9 @@ function Outcome({ result, form }: { result: FairnessResult; form: FairnessForm 
       return (
         <Board aria-label={t('fairness.minesBoard')}>
           {Array.from({ length: 25 }, (_, tile) => (
-            <li key={tile} data-mine={mines.has(tile)} aria-label={`${tile + 1}: ${mines.has(tile) ? t('fairness.mine') : t('fairness.safe')}`}>
-              {mines.has(tile) ? '✱' : tile + 1}
+            // Tiles 0 to 24, row by row from the top left, as the bet history records them.
+            <li key={tile} data-mine={mines.has(tile)} aria-label={`${tile}: ${mines.has(tile) ? t('fairness.mine') : t('fairness.safe')}`}>
+              {mines.has(tile) ? '✱' : tile}
             </li>
           ))}
         </Board>

@@ -10,6 +10,7 @@ import type { AppEvent, AppInput, RestoredSession } from '../../../src/machines/
 import type { NavigateParams, Notice } from '../../../src/machines/effects.ts';
 import { ApiFailure } from '../../../src/machines/failure.ts';
 import type { Settings } from '../../../src/machines/settings.machine.ts';
+import type { Bet, VerifiedBet } from '../../../src/machines/fairness.machine.ts';
 import { DEFAULT_SETTINGS } from '../machines/fixtures.ts';
 import type { SocialSignIn } from '../../../src/views/social.ts';
 import { TranslatorContext } from '../../../src/views/i18n-context.ts';
@@ -139,7 +140,7 @@ export interface HarnessOptions {
   /** The withdrawal's Idempotency-Keys (default: random). */
   newIdempotencyKey?: Outside['newIdempotencyKey'];
   /** The /fairness page's recomputation (default: src/fairness in this process). */
-  verifyBet?: Outside['verifyBet'];
+  verifyBet?: (bet: Bet, signal: AbortSignal) => Promise<VerifiedBet>;
 }
 
 /** Local storage in memory, one per rendered view. */
@@ -231,13 +232,14 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     live: options.live ?? { subscribe: () => () => undefined },
     copyText: options.copyText ?? (() => Promise.reject(new Error('no clipboard in this test'))),
     newIdempotencyKey: options.newIdempotencyKey ?? (async () => crypto.randomUUID()),
-    ...(options.verifyBet ? { verifyBet: options.verifyBet } : {}),
     inspect: (event) => {
       if (appActor === null && event.type === '@xstate.actor') appActor = event.actorRef;
       inspect(event);
     },
   });
   started.push(services.app, services.settings);
+  const { verifyBet } = options;
+  if (verifyBet) services.flows.fairness = { actors: { verifyBet: fromPromise<VerifiedBet, Bet>(({ input, signal }) => verifyBet(input, signal)) } };
   const send = services.app.send.bind(services.app);
   vi.spyOn(services.app, 'send').mockImplementation((event: AppEvent) => {
     appEvents.push(event);
