@@ -114,8 +114,8 @@ it('asks a visitor to log in for a heart and for real money, and opens a demo ga
   await page.locator(`main article[aria-label="${name}"]`).getByRole('link', { name: /^Demo/ }).click();
   await page.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
   await page.getByRole('heading', { level: 1, name }).waitFor();
-  await page.getByText('Play money').waitFor();
-  // The game's engine page opens in a frame named by the game.
+  // The game's engine page opens in a frame named by the game, and plays with play money.
+  await page.frameLocator(`iframe[title="${name}"]`).getByText('Play money', { exact: false }).first().waitFor();
   const frame = page.locator(`iframe[title="${name}"]`);
   expect(await frame.getAttribute('src')).toMatch(/^\/house\/(dice|limbo|mines|plinko|slot)\.html\?session=[A-Za-z0-9_-]{32,}$/);
   await page.screenshot({ path: `${SCREENSHOTS}/games-demo-390.png` });
@@ -154,6 +154,9 @@ it("keeps a player's favourite across a reload and closes a real-money game back
   await page.getByRole('button', { name: 'Demo', exact: true }).waitFor();
   // A new player's wallet is empty: the page says what to do instead of taking bets it cannot pay.
   await page.getByText('Your LTC balance is empty. Deposit to play for real money.').waitFor();
+  // The game's page comes up in its frame (covered by "Starting the game" until then).
+  await expect.poll(() => page.locator('[role="status"][aria-busy="true"]').count(), { timeout: 15_000 }).toBe(0);
+  await page.frameLocator(`iframe[title="${name}"]`).locator('button').first().waitFor();
   await page.screenshot({ path: `${SCREENSHOTS}/games-play-1280.png` });
   await page.getByRole('button', { name: 'Leave game' }).click();
   await page.waitForURL(/\/games\?category=slots$/);

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import { fromPromise, type EventObject, type SnapshotFrom } from 'xstate';
 import { errorMessageKey } from '../../src/api/errors.ts';
@@ -195,13 +195,19 @@ describeModel('launch', {
       const session = context.session!;
       const game = context.game!;
       seeBar(view, context);
-      expect(screen.queryByRole('status', { busy: true })).toBeNull();
       expect(screen.queryByRole('alert')).toBeNull();
       // The house game's own page fills the page, named by the game.
       const frame = document.querySelector('iframe')!;
       expect(frame.getAttribute('src')).toBe(`/house/${context.table!.engine}.html?session=${encodeURIComponent(session.sessionId)}`);
       expect(frame.getAttribute('title')).toBe(game.name);
       expect(screen.queryByRole('note')).toBeNull();
+      // Covered until its page has loaded: never a blank frame.
+      const starting = screen.queryByRole('status', { busy: true });
+      if (starting) {
+        expect(starting.textContent).toBe(view.t('games.launching'));
+        fireEvent.load(frame);
+        await waitFor(() => expect(screen.queryByRole('status', { busy: true })).toBeNull());
+      }
       // Real money or demo: the one in use pressed, the other one usable when the machine can switch.
       const switchable = snapshot.can({ type: 'SWITCH_MODE' });
       const real = screen.getByRole('button', { name: view.t('gamePage.real') });

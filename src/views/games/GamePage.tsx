@@ -72,6 +72,12 @@ const Bar = styled('header')`
     white-space: nowrap;
     font-size: ${theme.font.size.small};
   }
+  /* On a phone the game's name needs the room, and the game shows its balance itself. */
+  @media (max-width: 479px) {
+    output {
+      display: none;
+    }
+  }
   button {
     min-width: 2.75rem;
     min-height: 2.75rem;
@@ -110,14 +116,29 @@ const Modes = styled('div')`
   }
 `;
 
-/** The house game's page: the whole stage, no border. */
-const Frame = styled('iframe')`
+/** The house game's page: the whole stage, no border; "Starting the game" over it until it is up. */
+const FrameBox = styled('div')`
   flex: 1;
-  display: block;
-  width: 100%;
+  position: relative;
+  display: flex;
   min-height: 0;
-  border: 0;
-  background: ${theme.color.background};
+  iframe {
+    flex: 1;
+    display: block;
+    width: 100%;
+    border: 0;
+    background: ${theme.color.background};
+  }
+  [role='status'] {
+    position: absolute;
+    inset: 0;
+    display: flex;
+    align-items: center;
+    justify-content: center;
+    margin: 0;
+    background: ${theme.color.background};
+    color: ${theme.color.textMuted};
+  }
 `;
 
 /** An empty wallet's way on, above the game. */
@@ -238,11 +259,13 @@ export function houseGameAddress(engine: HouseEngine, sessionId: string): string
  * once it says it is ready, the language then and whenever it changes.
  */
 function HouseFrame({ engine, sessionId, title }: { engine: HouseEngine; sessionId: string; title: string }) {
-  const { language } = useT();
+  const { t, language } = useT();
   const { app } = useWiring();
   const token = useSelector(app, (s) => s.context.accessToken);
   const frame = useRef<HTMLIFrameElement>(null);
   const [ready, setReady] = useState(false);
+  // Until its page has loaded (or says it is ready) the frame is covered: never a blank frame.
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       const child = frame.current?.contentWindow;
@@ -259,7 +282,16 @@ function HouseFrame({ engine, sessionId, title }: { engine: HouseEngine; session
   useEffect(() => {
     if (ready) frame.current?.contentWindow?.postMessage({ type: 'house:language', language }, window.location.origin);
   }, [ready, language]);
-  return <Frame ref={frame} src={houseGameAddress(engine, sessionId)} title={title} allow="fullscreen" />;
+  return (
+    <FrameBox>
+      <iframe ref={frame} src={houseGameAddress(engine, sessionId)} title={title} allow="fullscreen" onLoad={() => setLoaded(true)} />
+      {ready || loaded ? null : (
+        <p role="status" aria-busy="true">
+          {t('games.launching')}
+        </p>
+      )}
+    </FrameBox>
+  );
 }
 
 export function GamePage(input: LaunchInput) {
