@@ -4,9 +4,10 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
 
 /*
  * Provably fair, end to end in Chromium against the real server: a player plays house rounds with real
- * money (Dice, Limbo, Plinko and the Classic Slot, through the house API with the player's token, as the
- * games' pages do), sees each round's server seed hash, client seed and nonce in the bet history with the
- * server seed hidden, rotates the seed pair, sees it revealed, follows "Verify" and the /fairness page,
+ * money (Dice through its page in the game page's frame, which follows the SPA's language; Limbo, Plinko
+ * and the Classic Slot through the house API with the player's token, as the games' pages do), sees each
+ * round's server seed hash, client seed and nonce in the bet history with the server seed hidden,
+ * rotates the seed pair in the Dice page, sees it revealed, follows "Verify" and the /fairness page,
  * recomputing the bet with WebCrypto, says the seed and the result match; a tampered nonce does not match.
  * Also the page opened empty, in Portuguese and Spanish, at 390 and 1280 px, by keyboard.
  */
@@ -84,12 +85,22 @@ it('shows the seeds of house bets in the bet history, reveals them once rotated,
   const { txId } = await api<{ txId: string }>('/dev/chain/transfer', { address, amount: '1' });
   await api('/dev/chain/confirm', { txId, confirmations: 6 });
 
-  // Four rounds on four engines, as the games' pages play them.
-  const dice = await realSession(await houseGame('Dice', 'house-dice'));
+  // Dice in its page, in the game page's frame: the page hands it the player's token and the language.
+  const diceId = await houseGame('Dice', 'house-dice');
+  await page.goto(`${server.url}/play?game=${diceId}&mode=real&from=%2Fbet-history`);
+  const frame = page.frameLocator('iframe[title="Dice"]');
+  await frame.getByRole('button', { name: 'Roll', exact: true }).click();
+  await frame.getByText(/^Rolled /).first().waitFor({ timeout: 15_000 });
+  await page.getByRole('combobox', { name: /Language|Idioma/ }).first().selectOption('pt');
+  await frame.getByRole('button', { name: 'Lançar', exact: true }).waitFor();
+  await page.getByRole('combobox', { name: /Language|Idioma/ }).first().selectOption('en');
+  await frame.getByRole('button', { name: 'Roll', exact: true }).waitFor();
+  await screenshots('fairness-dice-frame');
+
+  // Three more rounds on three engines, as the games' pages play them.
   const limbo = await realSession(await houseGame('Limbo', 'house-limbo'));
   const plinko = await realSession(await houseGame('Plinko', 'house-plinko'));
   const slot = await realSession(await houseGame('Classic Slot', 'house-classic-slot'));
-  await api(`/house/${dice}/dice`, { amount: '0.01', target: 4950, direction: 'over' });
   await api(`/house/${limbo}/limbo`, { amount: '0.01', target: 200 });
   await api(`/house/${plinko}/plinko`, { amount: '0.01', rows: 12, risk: 'medium' });
   await api(`/house/${slot}/slot`, { amount: '0.01' });
@@ -102,12 +113,22 @@ it('shows the seeds of house bets in the bet history, reveals them once rotated,
   await newest.getByText('Seeds').click();
   await newest.getByText('Revealed once you rotate your seed pair').waitFor();
   expect(await newest.locator('dd').nth(2).textContent()).toBe('3');
+  // The hash shown before the bets: the rotation must reveal the seed it commits to.
+  const committedHash = ((await newest.locator('dd').first().textContent()) ?? '').trim();
+  expect(committedHash).toMatch(/^[0-9a-f]{64}$/);
   expect(await page.getByRole('link', { name: /^Verify/ }).count()).toBe(0);
   await screenshots('fairness-history-hidden');
 
-  // Rotating the pair reveals the server seed of every round played with it.
-  const { revealed } = await api<{ revealed: { serverSeed: string; serverSeedHash: string } }>(`/house/${dice}/seeds/rotate`, {});
-  await page.reload();
+  // Rotating the pair, in the Dice page's Provably fair panel, reveals the server seed of every round played with it.
+  await page.goto(`${server.url}/play?game=${diceId}&mode=real&from=%2Fbet-history`);
+  await frame.getByText('Provably fair', { exact: true }).click();
+  await frame.getByRole('button', { name: 'Rotate seed' }).click();
+  const revealedSeed = frame.getByTestId('revealed-seed');
+  await revealedSeed.waitFor({ timeout: 15_000 });
+  const revealed = { serverSeed: (await revealedSeed.textContent())!.trim(), serverSeedHash: committedHash };
+  expect(revealed.serverSeed).toMatch(/^[0-9a-f]{64}$/);
+  await page.getByRole('button', { name: 'Leave game' }).click();
+  await page.waitForURL(/\/bet-history$/);
   await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(4);
   await rows.first().getByText('Seeds').click();
   await rows.first().getByText(revealed.serverSeed).waitFor();
