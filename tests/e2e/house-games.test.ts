@@ -69,6 +69,9 @@ async function screenshots(name: string): Promise<void> {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `${SCREENSHOTS}/house-${name}-${width}.png`, fullPage: true });
   }
+  // The size of the game page's frame at 1280 × 900 beside the sidebar: what fits without scrolling.
+  await page.setViewportSize({ width: 990, height: 754 });
+  await page.screenshot({ path: `${SCREENSHOTS}/house-${name}-frame.png` });
   if (size) await page.setViewportSize(size);
 }
 
@@ -106,6 +109,8 @@ it('lets a visitor play Dice with play money: the roll, then the result in words
   const sessionId = await session('dice', true);
   await page.goto(`${server.url}/house/dice.html?session=${sessionId}`);
   await page.getByRole('heading', { level: 1, name: 'Dice' }).waitFor();
+  // Opened on its own, the page names its game.
+  expect((await page.getByRole('heading', { level: 1, name: 'Dice' }).boundingBox())?.height).toBeGreaterThan(10);
   expect(await balanceText()).toBe('Play money: 1,000');
 
   await page.getByLabel('Bet amount').fill('10');
@@ -292,6 +297,17 @@ it("plays Limbo for real in the game page's frame and the balance pill follows",
   const after = before - parseAmount('0.01') + parseAmount(round.payout);
   await tab.getByRole('button', { name: `Balance ${shown(formatAmount(after), 'LTC', 'en')}. Choose a wallet` }).waitFor();
   expect((await frame.getByTestId('house-balance').innerText()).replaceAll('\u00a0', ' ')).toBe(`Balance: ${formatAmount(after)} LTC`);
+  // The frame (some 990 px at 1280) has the controls on the left and the result beside them, within its height;
+  // the heading only for screen readers, as the SPA's bar above names the game.
+  const frameBox = await tab.locator('iframe[title="Limbo"]').boundingBox();
+  const controls = await frame.locator('[data-area="controls"]').boundingBox();
+  const board = await frame.locator('[data-area="board"]').boundingBox();
+  const heading = await frame.getByRole('heading', { level: 1, name: 'Limbo' }).boundingBox();
+  if (!frameBox || !controls || !board || !heading) throw new Error('no layout');
+  expect(frameBox.width).toBeLessThan(1024);
+  expect(controls.x + controls.width).toBeLessThanOrEqual(board.x);
+  expect(board.y + board.height).toBeLessThanOrEqual(frameBox.y + frameBox.height);
+  expect(heading.height).toBeLessThanOrEqual(1);
   await tab.screenshot({ path: `${SCREENSHOTS}/house-play-limbo-real-1280.png` });
   await player.close();
 });

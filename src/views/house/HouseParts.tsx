@@ -16,6 +16,16 @@ import { theme } from '../theme.ts';
  * fairness panel. The game's own controls and board go between them.
  */
 
+/**
+ * From 720 px of the page's own width (the page is a document of its own: in the game page's frame, the
+ * frame's width, some 990 px at 1280 beside the SPA's sidebar) the controls sit in a column on the left and
+ * the board with its result on the right, as the casino's originals do; below it, the phone's one column.
+ */
+export const WIDE = '@media (min-width: 45rem)';
+
+/** Whether the page is in the game page's frame, under the SPA's bar that names the game already. */
+export const FRAMED = typeof window !== 'undefined' && window.parent !== window;
+
 export const Page = styled('main')`
   box-sizing: border-box;
   min-height: 100vh;
@@ -27,12 +37,15 @@ export const Page = styled('main')`
   gap: ${theme.space(3)};
   align-content: start;
   grid-template-columns: minmax(0, 1fr);
-  ${theme.breakpoint.desktop} {
-    grid-template-columns: 20rem minmax(0, 1fr);
+  ${WIDE} {
+    grid-template-columns: clamp(20rem, 36vw, 22.5rem) minmax(0, 1fr);
     grid-template-areas: 'head head' 'controls board' 'controls results';
-    padding: ${theme.space(5)};
+    /* The controls span the board's row and the last results' row: a tall column of controls lengthens the
+       last row, where the results start at the top, and never stretches the board under its result. */
+    grid-template-rows: auto auto 1fr;
+    padding: ${theme.space(FRAMED ? 3 : 5)};
     & > header { grid-area: head; }
-    & > [data-area='controls'] { grid-area: controls; align-self: start; }
+    & > [data-area='controls'] { grid-area: controls; align-self: start; position: sticky; top: ${theme.space(3)}; }
     & > [data-area='board'] { grid-area: board; }
     & > [data-area='results'] { grid-area: results; }
   }
@@ -64,7 +77,7 @@ const Head = styled('header')`
   justify-content: space-between;
   gap: ${theme.space(2)};
   & h1 { margin: 0; font-size: ${theme.font.size.large}; }
-  & p { margin: 0; font-variant-numeric: tabular-nums; color: ${theme.color.textMuted}; }
+  & p { margin: 0 0 0 auto; font-variant-numeric: tabular-nums; color: ${theme.color.textMuted}; }
   & strong { color: ${theme.color.text}; }
 `;
 
@@ -77,6 +90,8 @@ export const Label = styled('label')`
 
 export const inputStyle = `
   font: inherit;
+  /* Inside a Label (the targets, the selects) too: the label's small print is not the field's. */
+  font-size: ${theme.font.size.body};
   font-variant-numeric: tabular-nums;
   min-height: 2.75rem;
   box-sizing: border-box;
@@ -171,7 +186,8 @@ export function GameHead({ table, balance }: { table: HouseTable | null; balance
   const money = useMoney();
   return (
     <Head>
-      <h1>{table?.game.name ?? t('house.loading')}</h1>
+      {/* In the game page's frame, the SPA's bar above names the game: the heading stays for screen readers. */}
+      <h1 className={FRAMED ? 'visually-hidden' : undefined}>{table?.game.name ?? t('house.loading')}</h1>
       {table && (
         <p data-testid="house-balance">
           {table.demo ? `${t('house.playMoney')}: ` : `${t('house.balance')}: `}
@@ -281,7 +297,10 @@ const List = styled('ol')`
   display: grid;
   gap: ${theme.space(1)};
   font-variant-numeric: tabular-nums;
-  & li { display: flex; justify-content: space-between; gap: ${theme.space(2)}; padding: ${theme.space(1)} ${theme.space(2)}; border-radius: ${theme.radius.small}; background: ${theme.color.surfaceRaised}; }
+  & li { display: flex; flex-wrap: wrap; justify-content: space-between; column-gap: ${theme.space(2)}; padding: ${theme.space(1)} ${theme.space(2)}; border-radius: ${theme.radius.small}; background: ${theme.color.surfaceRaised}; }
+  /* On a phone, what the round paid goes whole to its own line, at the right, rather than both halves wrapping. */
+  & li > span:first-child { white-space: nowrap; }
+  & li > span:last-child { margin-left: auto; text-align: end; }
   & [data-win='true'] { color: ${theme.color.success}; }
 `;
 

@@ -22,6 +22,7 @@ import {
   Select,
   Unavailable,
   useOutcomeText,
+  WIDE,
 } from './HouseParts.tsx';
 import { useMines } from './wiring.ts';
 
@@ -34,6 +35,8 @@ const Board = styled('div')`
   width: 100%;
   max-width: 26rem;
   margin: 0 auto;
+  /* Beside the controls, the board with its line and its result stays within the frame's height. */
+  ${WIDE} { max-width: min(26rem, max(16rem, 100vh - 11rem)); }
   & button {
     aspect-ratio: 1;
     min-height: 2.75rem;

@@ -3,7 +3,7 @@ import { PLINKO_RISKS, PLINKO_ROWS_MAX, PLINKO_ROWS_MIN, plinkoTable, type Plink
 import type { HouseRound } from '../../machines/house.ts';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
-import { fieldMessages, FieldError, Label, multiplierText, Select } from './HouseParts.tsx';
+import { fieldMessages, FieldError, Label, multiplierText, Select, WIDE } from './HouseParts.tsx';
 import { InstantGame, type GameParts, type HouseTableRef, type HouseTableSnapshot } from './InstantGame.tsx';
 import { hundredthsText } from './numbers.ts';
 
@@ -14,6 +14,8 @@ const Board = styled('svg')`
   max-width: 40rem;
   margin: 0 auto;
   display: block;
+  /* Beside the controls, the board with its result stays within the frame's height (the drawing keeps its shape). */
+  ${WIDE} { max-height: max(16rem, 100vh - 10rem); }
   & circle[data-part='peg'] { fill: ${theme.color.textMuted}; }
   & circle[data-part='ball'] { fill: ${theme.color.focus}; }
   & rect[data-hit='true'] { fill: ${theme.color.accent}; }

@@ -32,7 +32,8 @@ const Reels = styled('div')`
     background: ${theme.color.surfaceRaised};
     border-radius: ${theme.radius.medium};
   }
-  & span[data-win='true'] { outline: 2px solid ${theme.color.success}; }
+  /* Inside the cell: the reel's column clips what goes past its edges. */
+  & span[data-win='true'] { outline: 2px solid ${theme.color.success}; outline-offset: -2px; }
 `;
 
 const More = styled('details')`
