@@ -415,7 +415,7 @@ export const esScreens: ScreensDictionary = {
       rolledBack: 'Revertida',
     },
     fairness: {
-      column: 'Demostrablemente justo',
+      column: 'Juego justo',
       seeds: 'Semillas',
       serverSeedHash: 'Hash de la semilla del servidor',
       clientSeed: 'Semilla del cliente',

@@ -415,7 +415,7 @@ export const ptScreens: ScreensDictionary = {
       rolledBack: 'Revertida',
     },
     fairness: {
-      column: 'Provavelmente justo',
+      column: 'Jogo justo',
       seeds: 'Sementes',
       serverSeedHash: 'Hash da semente do servidor',
       clientSeed: 'Semente do cliente',
@@ -427,7 +427,7 @@ export const ptScreens: ScreensDictionary = {
     },
   },
   fairness: {
-    title: 'Provavelmente justo',
+    title: 'Comprovadamente justo',
     intro: 'Recalcule no seu navegador qualquer aposta dos nossos jogos da casa (Dice, Limbo, Mines, Plinko e as slots) a partir das sementes e do nonce, e compare com o que o casino registou.',
     game: 'Jogo',
     serverSeed: 'Semente do servidor (revelada)',
@@ -502,7 +502,7 @@ export const ptScreens: ScreensDictionary = {
     howTitle: 'Como funciona',
     how1: 'Antes de cada aposta o jogo mostra o hash SHA-256 da semente do servidor: o casino fica preso a essa semente e não a pode mudar depois.',
     how2: 'Cada aposta lê os seus números aleatórios do HMAC-SHA256 da semente do servidor e de "semente do cliente:nonce:cursor". Pode escolher a semente do cliente; o nonce conta as suas apostas com o par a partir de 0.',
-    how3: 'Trocar o par de sementes (no painel Provavelmente justo de qualquer jogo da casa) revela a semente do servidor. Esta página calcula o hash, recalcula a aposta com as regras do casino, no seu navegador, e compara ambos com o que foi registado.',
+    how3: 'Trocar o par de sementes (no painel Comprovadamente justo de qualquer jogo da casa) revela a semente do servidor. Esta página calcula o hash, recalcula a aposta com as regras do casino, no seu navegador, e compara ambos com o que foi registado.',
   },
 
   profile: {

@@ -28,7 +28,7 @@ export const ptShell: ShellDictionary = {
     privacy: 'Privacidade',
     about: 'Sobre nós',
     support: 'Suporte',
-    fairness: 'Provavelmente justo',
+    fairness: 'Comprovadamente justo',
     login: 'Iniciar sessão',
     register: 'Criar conta',
     logout: 'Terminar sessão',

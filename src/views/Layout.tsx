@@ -116,7 +116,10 @@ const SearchLink = styled(Link)`
     align-items: center;
     gap: ${theme.space(2)};
     min-height: 2.75rem;
-    min-width: 14rem;
+    /* 14rem when there is room; narrower (down to its word) when a player's balance and a longer language need it. */
+    flex: 0 1 14rem;
+    min-width: 8rem;
+    overflow: hidden;
     padding: 0 ${theme.space(3)};
     border: 1px solid ${theme.color.border};
     border-radius: 999px;

@@ -197,7 +197,7 @@ it('opens empty from the footer, takes a bet by keyboard, draws a Mines board, a
   await page.getByText('A server seed is 64 hexadecimal characters (0-9, a-f).').waitFor();
 
   for (const [language, title, verify] of [
-    ['pt', 'Provavelmente justo', 'Verificar'],
+    ['pt', 'Comprovadamente justo', 'Verificar'],
     ['es', 'Demostrablemente justo', 'Verificar'],
   ] as const) {
     await page.goto(`${server.url}/`);
