@@ -29,12 +29,12 @@ const Shell = styled('div')`
   }
 `;
 
+// The tab bar covers the bottom of a phone's screen: the page ends above it.
 const Column = styled('div')`
   min-width: 0;
   display: flex;
   flex-direction: column;
   min-height: 100vh;
-  /* The tab bar covers the bottom of a phone's screen: the page ends above it. */
   padding-bottom: calc(${layout.tabBar} + env(safe-area-inset-bottom, 0px));
   ${theme.breakpoint.desktop} {
     padding-bottom: 0;
@@ -75,6 +75,7 @@ const TopBarRow = styled(Content)`
   }
 `;
 
+// On a phone the mark alone: the name stays for screen readers, the row keeps room for the buttons.
 const Brand = styled(Link)`
   display: inline-flex;
   align-items: center;
@@ -85,7 +86,6 @@ const Brand = styled(Link)`
   font-size: 1.125rem;
   text-decoration: none;
   flex-shrink: 0;
-  /* On a phone the mark alone: the name stays for screen readers, the row keeps room for the buttons. */
   span {
     position: absolute;
     width: 1px;
@@ -109,6 +109,7 @@ const Brand = styled(Link)`
   }
 `;
 
+// 14rem when there is room; narrower (down to its word) when a player's balance and a longer language need it.
 const SearchLink = styled(Link)`
   display: none;
   ${theme.breakpoint.desktop} {
@@ -116,7 +117,6 @@ const SearchLink = styled(Link)`
     align-items: center;
     gap: ${theme.space(2)};
     min-height: 2.75rem;
-    /* 14rem when there is room; narrower (down to its word) when a player's balance and a longer language need it. */
     flex: 0 1 14rem;
     min-width: 8rem;
     overflow: hidden;
@@ -150,12 +150,12 @@ const WalletPlace = styled('div')`
   }
 `;
 
+// Room for the visitor's buttons or the player's bell and menu, kept while the session is restored.
 const Actions = styled('div')`
   display: flex;
   align-items: center;
   justify-content: flex-end;
   gap: ${theme.space(2)};
-  /* Room for the visitor's buttons or the player's bell and menu, kept while the session is restored. */
   min-width: 6rem;
   button {
     white-space: nowrap;
@@ -198,6 +198,7 @@ const DesktopOnly = styled('div')`
   }
 `;
 
+// The account button's word shows from a tablet up; on a phone the icon, named for screen readers.
 export const IconButton = styled('button')`
   position: relative;
   font: inherit;
@@ -220,7 +221,6 @@ export const IconButton = styled('button')`
     outline: 2px solid ${theme.color.focus};
     outline-offset: 2px;
   }
-  /* The account button's word shows from a tablet up; on a phone the icon, named for screen readers. */
   .label {
     position: absolute;
     width: 1px;
@@ -263,6 +263,8 @@ const SidebarHead = styled('div')`
   flex-shrink: 0;
 `;
 
+// A long name ('Recomienda a un amigo') takes a second line rather than run out of the sidebar.
+// Collapsed to icons: the names stay for screen readers (and as tooltips).
 const NavList = styled('ul')`
   list-style: none;
   margin: 0;
@@ -279,7 +281,6 @@ const NavList = styled('ul')`
     border-radius: ${theme.radius.medium};
     color: ${theme.color.textMuted};
     text-decoration: none;
-    /* A long name ('Recomienda a un amigo') takes a second line rather than run out of the sidebar. */
     line-height: 1.25;
   }
   a:hover {
@@ -295,7 +296,6 @@ const NavList = styled('ul')`
     outline: 2px solid ${theme.color.focus};
     outline-offset: -2px;
   }
-  /* Collapsed to icons: the names stay for screen readers (and as tooltips). */
   &[data-collapsed='true'] a {
     justify-content: center;
     padding: 0;
@@ -309,9 +309,9 @@ const NavList = styled('ul')`
   }
 `;
 
+// A page that is still loading keeps the footer below the fold: nothing jumps when it arrives.
 const Main = styled('main')`
   flex: 1;
-  /* A page that is still loading keeps the footer below the fold: nothing jumps when it arrives. */
   min-height: calc(100vh - ${layout.topBar});
   ${theme.breakpoint.desktop} {
     min-height: calc(100vh - ${layout.topBarDesktop});

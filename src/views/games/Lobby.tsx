@@ -21,6 +21,7 @@ import { GameTile, TileSkeleton } from './GameTile.tsx';
 /** Games a lobby row shows before "View all". */
 export const ROW_SIZE = 12;
 
+// The words stay readable where they cross the banner's art.
 const Banners = styled('div')`
   display: grid;
   grid-auto-flow: column;
@@ -57,7 +58,6 @@ const Banners = styled('div')`
     left: ${theme.space(4)};
     bottom: ${theme.space(4)};
     right: ${theme.space(4)};
-    /* The words stay readable where they cross the banner's art. */
     text-shadow: 0 1px 4px rgba(0, 0, 0, 0.7);
   }
   strong {
