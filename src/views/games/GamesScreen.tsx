@@ -108,6 +108,10 @@ function useColumns(): number {
   return columns;
 }
 
+/** The grid's gap (theme.space(3)) and a tile's name and provider under its art (GameTile.tsx), in px. */
+const ROW_GAP = 12;
+const TILE_TEXT_HEIGHT = 39;
+
 /** How long a row stays in the page before its covers are asked for. */
 const ART_DELAY_MS = 150;
 
@@ -133,18 +137,33 @@ function VirtualGrid({ games }: { games: Game[] }) {
   const columns = useColumns();
   const box = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);
+  const [width, setWidth] = useState(0);
   useLayoutEffect(() => {
-    if (box.current) setTop(box.current.getBoundingClientRect().top + window.scrollY);
+    const place = () => {
+      if (!box.current) return;
+      const rect = box.current.getBoundingClientRect();
+      setTop(rect.top + window.scrollY);
+      setWidth(rect.width);
+    };
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
   }, []);
+  // A row's height as the CSS lays it out (a tile's 3:4 art and its two lines of text), so rows are
+  // placed right before they are measured: a late measurement on a busy phone would move them.
+  const rowHeight = width > 0 ? Math.round((((width - ROW_GAP * (columns - 1)) / columns) * 4) / 3 + TILE_TEXT_HEIGHT) : 320;
   const virtualizer = useWindowVirtualizer({
     count: Math.ceil(games.length / columns),
-    estimateSize: () => 320,
+    estimateSize: () => rowHeight,
     overscan: 2,
     // Scrolling renders with the next frame instead of at once in the scroll event, so a fast scroll is one render, not many.
     useFlushSync: false,
-    gap: 12,
+    gap: ROW_GAP,
     scrollMargin: top,
   });
+  useLayoutEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, rowHeight]);
   return (
     <div ref={box} style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
       {virtualizer.getVirtualItems().map((row) => (
