@@ -1,5 +1,5 @@
 // npm test: every layer of the project, in order, stopping at the first failure.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
 
@@ -19,9 +19,43 @@ function step(title, command, args, env = {}) {
   }
 }
 
-step('Contract lint', bin('redocly'), ['lint', '--format=summary', 'openapi.yaml']);
-step('Typecheck', bin('tsc'), ['--noEmit', '-p', '.']);
-step('Lint', bin('eslint'), ['.']);
+/**
+ * Steps that only read the sources, run side by side (each is one process on one core): their output is
+ * printed as each ends, whole, so it stays readable; the first failure stops the run once all have ended.
+ */
+async function together(title, steps) {
+  console.log(`\n=== ${title}: ${steps.map(([name]) => name).join(', ')}`);
+  const t0 = Date.now();
+  const results = await Promise.all(
+    steps.map(
+      ([name, command, args]) =>
+        new Promise((resolve) => {
+          const s0 = Date.now();
+          const child = spawn(command, args, { env: process.env });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (code, signal) => {
+            const seconds = ((Date.now() - s0) / 1000).toFixed(1);
+            console.log(`\n--- ${name}: ${[command, ...args].join(' ')} (${seconds} s)\n${output.trimEnd()}`);
+            resolve({ name, status: code ?? signal, seconds });
+          });
+        }),
+    ),
+  );
+  timings.push(`${title}: ${((Date.now() - t0) / 1000).toFixed(1)} s (${results.map((r) => `${r.name} ${r.seconds} s`).join(', ')})`);
+  const failure = results.find((r) => r.status !== 0);
+  if (failure) {
+    console.error(`\n${failure.name} failed (exit ${failure.status})`);
+    process.exit(1);
+  }
+}
+
+await together('Contract lint, typecheck and lint', [
+  ['Contract lint', bin('redocly'), ['lint', '--format=summary', 'openapi.yaml']],
+  ['Typecheck', bin('tsc'), ['--noEmit', '-p', '.']],
+  ['Lint', bin('eslint'), ['.']],
+]);
 step('Reset contract coverage', bin('tsx'), ['scripts/check-contract-coverage.ts', '--reset']);
 // Each Vitest pass also writes a JSON report, summed up in the closing line.
 const reports = [];
