@@ -50,7 +50,22 @@ it('shows a visitor the lobby, a category paged by scrolling, a search and a pro
   // are): the next page comes as the end nears, and every game of the category is listed once.
   const rows = new Map<number, string[]>();
   for (let step = 0; step < 300; step += 1) {
-    const seen = await page.evaluate(() => {
+    const seen = await page.evaluate(async () => {
+      // The rows for where the page is scrolled are drawn with a later frame (later still on a busy
+      // machine): wait until a row covers the middle of the screen, so no row is scrolled past unread.
+      const middle = window.innerHeight / 2;
+      const covers = (box: DOMRect) => box.top <= middle && box.bottom >= middle;
+      const drawn = () => {
+        const rows = [...document.querySelectorAll('main [data-index]')];
+        const grid = rows[0]?.parentElement;
+        if (!grid || !covers(grid.getBoundingClientRect())) return true;
+        // Between two rows (their gap) counts as drawn too.
+        return rows.some((row) => {
+          const box = row.getBoundingClientRect();
+          return box.top <= middle + 12 && box.bottom >= middle - 12;
+        });
+      };
+      for (let frame = 0; frame < 120 && !drawn(); frame += 1) await new Promise((resolve) => requestAnimationFrame(resolve));
       const read = [...document.querySelectorAll('main [data-index]')].map((row) => [
         Number(row.getAttribute('data-index')),
         [...row.querySelectorAll('article')].map((tile) => new URL(tile.querySelector('a')!.href).searchParams.get('game') ?? ''),
