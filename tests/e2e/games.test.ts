@@ -74,7 +74,12 @@ it('shows a visitor the lobby, a category paged by scrolling, a search and a pro
       return { read: read as [number, string[]][], atEnd: window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2 };
     });
     for (const [index, ids] of seen.read) rows.set(index, ids);
-    if (seen.atEnd && (await counts())[0] === total) break;
+    // Done once every game is in and the page is at its end, asked in that order: the last page may have
+    // come after `atEnd` was read, making the grid longer than the end that was reached.
+    if (seen.atEnd && (await counts())[0] === total) {
+      const stillAtEnd = await page.evaluate(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2);
+      if (stillAtEnd) break;
+    }
     await page.waitForTimeout(30);
   }
   expect(await counts()).toEqual([total, total]);
