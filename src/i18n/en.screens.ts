@@ -389,7 +389,7 @@ export const enScreens = {
     switchToDemo: 'Play the demo',
     back: 'Back to the games',
     fullscreen: 'Full screen',
-    unavailable: '{{name}} is a live dealer or sports game. Live dealer and sports games cannot be played in this casino yet.',
+    unavailable: '{{name}} cannot be played in this casino yet: live dealers, sports and the card and table games have no game here. The slots and the Originals can be played.',
     originals: 'Play the Originals',
   },
   betHistory: {

@@ -386,7 +386,7 @@ export const esScreens: ScreensDictionary = {
     switchToDemo: 'Jugar la demo',
     back: 'Volver a los juegos',
     fullscreen: 'Pantalla completa',
-    unavailable: '{{name}} es un juego con crupier en vivo o de deportes. Los juegos con crupier en vivo y de deportes aún no se pueden jugar en este casino.',
+    unavailable: '{{name}} aún no se puede jugar en este casino: los crupieres en vivo, los deportes y los juegos de cartas y de mesa no tienen juego aquí. Las tragamonedas y los Originals sí se pueden jugar.',
     originals: 'Jugar los Originals',
   },
   betHistory: {

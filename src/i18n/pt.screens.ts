@@ -386,7 +386,7 @@ export const ptScreens: ScreensDictionary = {
     switchToDemo: 'Jogar a demo',
     back: 'Voltar aos jogos',
     fullscreen: 'Ecrã inteiro',
-    unavailable: '{{name}} é um jogo com dealer ao vivo ou de desporto. Os jogos com dealer ao vivo e de desporto ainda não podem ser jogados neste casino.',
+    unavailable: '{{name}} ainda não pode ser jogado neste casino: dealers ao vivo, desporto e os jogos de cartas e de mesa não têm jogo aqui. As slots e os Originals podem ser jogados.',
     originals: 'Jogar os Originals',
   },
   betHistory: {
