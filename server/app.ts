@@ -15,7 +15,7 @@ import { isClientRoute, serveSpa } from './http/static.ts';
 import { authMode, listOperations, loadOpenApi, OPENAPI_PATH, resolveRef, type OperationInfo } from './http/openapi.ts';
 import type { Auth, JsonHandlers, RawHandlers } from './http/types.ts';
 import { createHandlers } from './http/handlers.ts';
-import type { WalletTransport } from './games/wallet-client.ts';
+import { walletAnswer, type WalletTransport } from './games/wallet-client.ts';
 import { schemaRuleCode, withoutNullAlternatives } from './http/field-codes.ts';
 
 /** Media types that only responses use (images): no request body may have them. */
@@ -235,13 +235,7 @@ function inProcessWalletTransport(app: FastifyInstance): WalletTransport {
       headers: { 'content-type': 'application/json', 'x-game-signature': signature },
       payload: rawBody,
     });
-    let body: unknown = null;
-    try {
-      body = response.body === '' ? null : JSON.parse(response.body);
-    } catch {
-      body = null;
-    }
-    return { status: response.statusCode, body };
+    return walletAnswer(response.statusCode, response.body);
   };
 }
 

@@ -50,15 +50,17 @@ export function httpWalletTransport(options: { selfUrl: () => string | null; tim
       body: rawBody,
       signal: AbortSignal.timeout(options.timeoutMs),
     });
-    const text = await response.text();
-    let body: unknown = null;
-    try {
-      body = text === '' ? null : JSON.parse(text);
-    } catch {
-      body = null;
-    }
-    return { status: response.status, body };
+    return walletAnswer(response.status, await response.text());
   };
+}
+
+/** An answer as received: its status and its parsed JSON body (null when empty or not JSON). */
+export function walletAnswer(status: number, text: string): WalletAnswer {
+  try {
+    return { status, body: text === '' ? null : JSON.parse(text) };
+  } catch {
+    return { status, body: null };
+  }
 }
 
 /** What a wallet call came to. */
