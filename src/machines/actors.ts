@@ -57,7 +57,7 @@ export function failureFromAnswer(status: number, body: unknown): ApiFailure {
 }
 
 /** The success envelope of a call, or the ApiFailure of its error answer, network failure or timeout. */
-async function settle<T>(call: Promise<Answer<T>>): Promise<T> {
+export async function settle<T>(call: Promise<Answer<T>>): Promise<T> {
   let answer: Answer<T>;
   try {
     answer = await call;

@@ -1,7 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../api/client.ts';
-import { failureFromAnswer } from './actors.ts';
-import { ApiFailure } from './failure.ts';
+import { settle } from './actors.ts';
 import type { HouseRound, HouseTable, SeedRotation } from './house.ts';
 import type { DiceChoice, PlayRequest } from './houseTable.machine.ts';
 import type { PlinkoRisk } from '../fairness/plinko.ts';
@@ -11,23 +10,6 @@ import type { PlinkoRisk } from '../fairness/plinko.ts';
  * name, each one call of the typed client; the house pages' composition root (src/views/house/wiring.ts)
  * provides them. Kept apart from src/machines/actors.ts so that the SPA's first load does not carry them.
  */
-
-interface Answer<T> {
-  data?: T;
-  error?: unknown;
-  response: Response;
-}
-
-async function settle<T>(call: Promise<Answer<T>>): Promise<T> {
-  let answer: Answer<T>;
-  try {
-    answer = await call;
-  } catch {
-    throw new ApiFailure(0, null);
-  }
-  if (answer.response.ok && answer.data !== undefined) return answer.data;
-  throw failureFromAnswer(answer.response.status, answer.error);
-}
 
 const path = (sessionId: string) => ({ path: { sessionId } });
 
