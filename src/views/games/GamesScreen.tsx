@@ -98,16 +98,6 @@ export function columnsAt(width: number): number {
   return width >= 1024 ? 6 : width >= 640 ? 4 : 2;
 }
 
-function useColumns(): number {
-  const [columns, setColumns] = useState(() => columnsAt(window.innerWidth));
-  useEffect(() => {
-    const update = () => setColumns(columnsAt(window.innerWidth));
-    window.addEventListener('resize', update);
-    return () => window.removeEventListener('resize', update);
-  }, []);
-  return columns;
-}
-
 /** The grid's gap (theme.space(3)) and a tile's name and provider under its art (GameTile.tsx), in px. */
 const ROW_GAP = 12;
 const TILE_TEXT_HEIGHT = 39;
@@ -134,12 +124,14 @@ const TileRow = memo(function TileRow({ games }: { games: Game[] }) {
  * thousands of games keeps a few dozen tiles, and the height of all of them, so the scroll bar is true.
  */
 function VirtualGrid({ games }: { games: Game[] }) {
-  const columns = useColumns();
   const box = useRef<HTMLDivElement>(null);
+  // Where the grid is and how it is laid out, measured at its start and at every resize.
+  const [columns, setColumns] = useState(() => columnsAt(window.innerWidth));
   const [top, setTop] = useState(0);
   const [width, setWidth] = useState(0);
   useLayoutEffect(() => {
     const place = () => {
+      setColumns(columnsAt(window.innerWidth));
       if (!box.current) return;
       const rect = box.current.getBoundingClientRect();
       setTop(rect.top + window.scrollY);
