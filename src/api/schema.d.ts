@@ -1960,6 +1960,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bonus/referral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's referrals
+         * @description The player's referral code and how many players signed up with it: `referredCount` in all,
+         *     `paidCount` already rewarded by earlier claims, `claimableCount` the ones a claim
+         *     (bonusAvailReferral) would pay for now (at most `settings.referralLimit` players over all
+         *     claims, so 0 once the limit is paid). The reward per player is `settings.referralReward`.
+         *
+         *     Errors: 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type;
+         *     403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
+         */
+        get: operations["bonusReferral"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -3077,6 +3103,16 @@ export interface components {
             amount: components["schemas"]["Amount"];
             /** @description Referred players the reward was paid for. */
             referredCount: number;
+        };
+        /** @description A player's referral code and the players who signed up with it. */
+        ReferralStatus: {
+            referralCode: components["schemas"]["ReferralCode"];
+            /** @description Players who signed up with the code. */
+            referredCount: number;
+            /** @description Referred players already rewarded. */
+            paidCount: number;
+            /** @description Referred players a claim would reward now. */
+            claimableCount: number;
         };
         /** @enum {string} */
         LimitType: "deposit" | "bet" | "loss";
@@ -5916,6 +5952,34 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    bonusReferral: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's referrals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            referral: components["schemas"]["ReferralStatus"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
