@@ -75,12 +75,14 @@ export const HOUSE_PAGES = ['dice', 'limbo', 'mines', 'plinko', 'slot'] as const
  */
 function housePages(): Plugin {
   let root = process.cwd();
+  let outDir = 'dist';
   let logLevel: 'info' | 'warn' | 'error' | 'silent' = 'info';
   return {
     name: 'casino:house-pages',
     apply: 'build',
     configResolved(config) {
       root = config.root;
+      outDir = config.build.outDir;
       logLevel = config.logLevel ?? 'info';
     },
     async closeBundle(error?: Error) {
@@ -93,7 +95,7 @@ function housePages(): Plugin {
         plugins: [react(), precompress()],
         build: {
           target: 'es2022',
-          outDir: 'dist',
+          outDir,
           emptyOutDir: false,
           sourcemap: false,
           modulePreload: { polyfill: false },

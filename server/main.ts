@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/db.ts';
 import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from './db/lock.ts';
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   if (closing) return;
 
   const ctx = createContext(config, database);
-  const spaDir = join(process.cwd(), 'dist');
+  // The built SPA: dist/, or SPA_DIR (a build made elsewhere with `vite build --outDir`).
+  const spaDir = resolve(process.env.SPA_DIR ?? join(process.cwd(), 'dist'));
   const server = await buildApp(ctx, {
     logger: { level: config.logLevel },
     ...(existsSync(join(spaDir, 'index.html')) ? { spaDir } : {}),
