@@ -44,6 +44,7 @@ export type UserBonusDto = components['schemas']['UserBonus'];
 export type UserBonusStatus = components['schemas']['UserBonusStatus'];
 export type BonusType = components['schemas']['BonusType'];
 export type UserBonusWalletDto = components['schemas']['UserBonusWallet'];
+export type ReferralStatusDto = components['schemas']['ReferralStatus'];
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -533,6 +534,32 @@ export async function forfeitBonus(ctx: AppContext, userId: number, userBonusId:
 }
 
 /**
+ * The player's referral counts, as {@link claimReferralReward} reckons them: `referred` players signed up
+ * with the player's code, `paid` is the running total the claims so far paid for.
+ */
+async function referralCounts(db: Queryable, userId: number): Promise<{ referred: number; paid: number }> {
+  return one<{ referred: number; paid: number }>(
+    db,
+    `SELECT (SELECT count(*) FROM users WHERE referred_by_user_id = $1) AS referred,
+       (SELECT coalesce(max(referred_count), 0) FROM referral_claims WHERE user_id = $1) AS paid`,
+    [userId],
+  );
+}
+
+/** bonusReferral: the player's code, and how many referred players were paid for and a claim would pay for now. */
+export async function referralStatus(db: Queryable, userId: number): Promise<ReferralStatusDto> {
+  const user = await one<{ referral_code: string }>(db, 'SELECT referral_code FROM users WHERE id = $1', [userId]);
+  const settings = await getSettings(db);
+  const counts = await referralCounts(db, userId);
+  return {
+    referralCode: user.referral_code,
+    referredCount: counts.referred,
+    paidCount: counts.paid,
+    claimableCount: Math.max(0, Math.min(counts.referred, settings.referralLimit) - counts.paid),
+  };
+}
+
+/**
  * bonusAvailReferral: pays settings.referralReward for each player who signed up with this player's
  * referral code, up to settings.referralLimit players over all claims, into the wallet of `currencyId`
  * (available money: visible type referral). Each claim pays for the referred players not paid for yet.
@@ -554,12 +581,7 @@ export async function claimReferralReward(
     if (!wallet) throw new DomainError('CURRENCY_NOT_AVAILABLE');
     await lockWallets(tx, userId);
     const settings = await getSettings(tx);
-    const counts = await one<{ referred: number; paid: number }>(
-      tx,
-      `SELECT (SELECT count(*) FROM users WHERE referred_by_user_id = $1) AS referred,
-         (SELECT coalesce(max(referred_count), 0) FROM referral_claims WHERE user_id = $1) AS paid`,
-      [userId],
-    );
+    const counts = await referralCounts(tx, userId);
     if (counts.paid >= settings.referralLimit) throw new DomainError('REFERRAL_LIMIT_EXCEEDED');
     const upTo = Math.min(counts.referred, settings.referralLimit);
     const paying = upTo - counts.paid;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { claimBonus, claimReferralReward, forfeitBonus, getBonus, listBonuses, listUserBonuses } from '../domain/bonuses.ts';
+import { claimBonus, claimReferralReward, forfeitBonus, getBonus, listBonuses, listUserBonuses, referralStatus } from '../domain/bonuses.ts';
 import { player } from './auth-guard.ts';
 import type { HandlerInput, JsonHandlers, OperationId } from './types.ts';
 
@@ -32,5 +32,7 @@ export function bonusHandlers(ctx: AppContext): JsonHandlers {
     bonusAvailReferral: async (input) => ({
       userBonusWallet: await claimReferralReward(ctx, player(input).userId, input.body, idempotencyKey(input)),
     }),
+
+    bonusReferral: async (input) => ({ referral: await referralStatus(ctx.db, player(input).userId) }),
   };
 }

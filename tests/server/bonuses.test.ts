@@ -19,7 +19,8 @@ let server: TestServer;
 let offers: Record<string, number>;
 
 beforeAll(async () => {
-  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'bonus-test-webhook-secret' });
+  // Many players sign up from one address here; the signup limit is tested in accounts.test.ts.
+  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'bonus-test-webhook-secret', RATE_LIMIT: 'false' });
   // The payment simulator calls the webhook over real HTTP.
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const list = await server.call('bonusList', { query: { limit: 100 } });
@@ -260,5 +261,53 @@ describe('referrals', () => {
     } finally {
       await server.db.query('UPDATE settings SET referral_limit = 10');
     }
+  });
+});
+
+describe('referral status', () => {
+  it('counts the referred players, those paid for and those a claim would pay for, up to the limit', async () => {
+    const referrer = await registeredPlayer(server);
+    const status = async () => {
+      const res = await server.call('bonusReferral', { token: referrer.token });
+      expect(res.status).toBe(200);
+      return res.body.data.referral as { referralCode: string; referredCount: number; paidCount: number; claimableCount: number };
+    };
+    const referralCode = referrer.user.referralCode as string;
+    expect(await status()).toEqual({ referralCode, referredCount: 0, paidCount: 0, claimableCount: 0 });
+
+    for (let i = 0; i < 3; i += 1) await registeredPlayer(server, { referralCode });
+    expect(await status()).toEqual({ referralCode, referredCount: 3, paidCount: 0, claimableCount: 3 });
+
+    await server.db.query('UPDATE settings SET referral_limit = 2');
+    try {
+      // Over the limit, a claim would pay for the limit only.
+      expect(await status()).toMatchObject({ referredCount: 3, paidCount: 0, claimableCount: 2 });
+      const paid = await server.call('bonusAvailReferral', { token: referrer.token, body: { currencyId: LTC } });
+      expect(paid.body.data.userBonusWallet).toMatchObject({ referredCount: 2 });
+      // At the limit: nothing more to claim however many sign up.
+      expect(await status()).toEqual({ referralCode, referredCount: 3, paidCount: 2, claimableCount: 0 });
+      await registeredPlayer(server, { referralCode });
+      expect(await status()).toEqual({ referralCode, referredCount: 4, paidCount: 2, claimableCount: 0 });
+
+      // A higher limit: the two not paid for yet become claimable; a claim pays them.
+      await server.db.query('UPDATE settings SET referral_limit = 10');
+      expect(await status()).toEqual({ referralCode, referredCount: 4, paidCount: 2, claimableCount: 2 });
+      await server.call('bonusAvailReferral', { token: referrer.token, body: { currencyId: LTC } });
+      expect(await status()).toEqual({ referralCode, referredCount: 4, paidCount: 4, claimableCount: 0 });
+
+      // A limit lowered below what was paid never makes the count negative.
+      await server.db.query('UPDATE settings SET referral_limit = 3');
+      expect(await status()).toEqual({ referralCode, referredCount: 4, paidCount: 4, claimableCount: 0 });
+    } finally {
+      await server.db.query('UPDATE settings SET referral_limit = 10');
+    }
+    // Another player's referrals are not this player's.
+    const other = await registeredPlayer(server);
+    const mine = await server.call('bonusReferral', { token: other.token });
+    expect(mine.body.data.referral).toEqual({ referralCode: other.user.referralCode, referredCount: 0, paidCount: 0, claimableCount: 0 });
+  });
+
+  it('needs a signed-in player', async () => {
+    expect(code(await server.call('bonusReferral', {}))).toEqual([401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED']);
   });
 });
