@@ -4,8 +4,8 @@ import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { DomainError } from './errors.ts';
 import { getSettings, normalisePaging, type PageRequest } from './common.ts';
+import { oncePerKey, playerRequest } from './player-requests.ts';
 import {
-  idempotency,
   postTransaction,
   roundToCurrency,
   systemAccount,
@@ -33,6 +33,9 @@ import {
  * next time the player's bonuses are read or touched (listing them, claiming, forfeiting, a bet or a
  * credited deposit in its wallet). Until then nothing can use it: wagering skips it and it does not
  * block a cashout.
+ *
+ * Claims and forfeits sent with an Idempotency-Key header run once per key (player-requests.ts): a
+ * repeat answers the first answer, the key with another request is refused.
  *
  * Locks: a bonus row changes only while its wallet row is locked. Player requests lock all the player's
  * wallets in id order first; a bet or a deposit already holds its own wallet, so from there only bonuses
@@ -434,41 +437,6 @@ export async function listUserBonuses(
   });
 }
 
-/**
- * Runs a player's money request in one database transaction. With an Idempotency-Key header the first
- * answer is stored with the request's effects; a replay returns it and changes nothing. A request that
- * failed stored nothing, so the same key may be tried again.
- */
-async function playerRequest<T>(
-  ctx: AppContext,
-  userId: number,
-  operationId: string,
-  idempotencyKey: string | undefined,
-  run: (tx: Queryable) => Promise<T>,
-): Promise<T> {
-  return ctx.db.transaction(async (tx) => {
-    const key = idempotencyKey === undefined ? null : idempotency.playerRequest(userId, operationId, idempotencyKey);
-    if (key) {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`bonus-request:${key.scope}:${key.key}`]);
-      const stored = await maybeOne<{ response: T }>(tx, 'SELECT response FROM bonus_request_results WHERE scope = $1 AND key = $2', [
-        key.scope,
-        key.key,
-      ]);
-      if (stored) return stored.response;
-    }
-    const result = await run(tx);
-    if (key) {
-      await tx.query('INSERT INTO bonus_request_results (scope, key, response, created_at) VALUES ($1, $2, $3::jsonb, $4)', [
-        key.scope,
-        key.key,
-        JSON.stringify(result),
-        ctx.now(),
-      ]);
-    }
-    return result;
-  });
-}
-
 /** Days since the epoch in UTC: a daily offer can be claimed once per UTC day. */
 function utcDay(at: Date): number {
   return Math.floor(at.getTime() / DAY_MS);
@@ -481,7 +449,7 @@ export async function claimBonus(
   input: { bonusId: number; currencyId: number },
   idempotencyKey?: string,
 ): Promise<UserBonusDto> {
-  return playerRequest(ctx, userId, 'bonusAvail', idempotencyKey, async (tx) => {
+  return oncePerKey(ctx, playerRequest(userId, 'bonusAvail', idempotencyKey, [input.bonusId, input.currencyId]), async (tx) => {
     const now = ctx.now();
     const bonus = await loadBonus(tx, input.bonusId);
     if (!bonus) throw new DomainError('INVALID_BONUS_ID');
@@ -516,7 +484,7 @@ export async function claimBonus(
 
 /** bonusCancel: forfeits an active or queued bonus; the next queued one activates. */
 export async function forfeitBonus(ctx: AppContext, userId: number, userBonusId: number, idempotencyKey?: string): Promise<{ success: true }> {
-  return playerRequest(ctx, userId, 'bonusCancel', idempotencyKey, async (tx) => {
+  return oncePerKey(ctx, playerRequest(userId, 'bonusCancel', idempotencyKey, [userBonusId]), async (tx) => {
     const now = ctx.now();
     await lockWallets(tx, userId);
     await settle(tx, userId, now, null);
@@ -570,7 +538,7 @@ export async function claimReferralReward(
   input: { currencyId: number },
   idempotencyKey?: string,
 ): Promise<UserBonusWalletDto> {
-  return playerRequest(ctx, userId, 'bonusAvailReferral', idempotencyKey, async (tx) => {
+  return oncePerKey(ctx, playerRequest(userId, 'bonusAvailReferral', idempotencyKey, [input.currencyId]), async (tx) => {
     const now = ctx.now();
     const wallet = await maybeOne<{ id: number; code: string; decimals: number }>(
       tx,

@@ -1,5 +1,4 @@
 import { notifyPlayer, withdrawalCompletedNotice, withdrawalFailedNotice } from './notifications.ts';
-import { createHash } from 'node:crypto';
 import { formatAmount, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { amountIssue } from '../../src/rules/amount.ts';
 import type { AppContext } from '../context.ts';
@@ -20,6 +19,7 @@ import {
 } from './ledger.ts';
 import { isProviderFailure, paymentTarget, providerFailureError, webhookUrl } from './payments.ts';
 import { isValidAddress } from '../addresses.ts';
+import { findEarlier, playerRequest, recordWithdrawal, takeKey, type EarlierRequest } from './player-requests.ts';
 
 /**
  * Crypto withdrawals (SPEC §5, §9): the player asks for a payout of `amount` to `address`; the casino's
@@ -89,12 +89,11 @@ interface WithdrawalRow {
   spend_request_id: string | null;
   provider_tx_id: string | null;
   failure: string | null;
-  request_hash: string | null;
   hold_transaction_id: number;
 }
 
 const WITHDRAWAL_COLUMNS = `w.id, w.wallet_id, w.user_id, w.currency_id, c.code, w.address, w.amount, w.fee, w.status, w.spend_request_id,
-  w.provider_tx_id, w.failure, w.request_hash, w.hold_transaction_id`;
+  w.provider_tx_id, w.failure, w.hold_transaction_id`;
 
 
 function requestView(row: WithdrawalRow): WithdrawalRequestView {
@@ -110,23 +109,17 @@ function requestView(row: WithdrawalRow): WithdrawalRequestView {
 }
 
 /**
- * What a replay of an accepted request answers: its first response. A request the provider refused
- * answered that refusal; one the provider accepted answered pending, whatever became of it since; one
- * still with the provider has no answer yet, so it is the pending request that blocks a second one.
+ * What a repeat of an accepted request (the same key and body, player-requests.ts) answers: its first
+ * response. A request the provider refused answered that refusal; one the provider accepted answered
+ * pending, whatever became of it since; one still with the provider has no answer yet, so it is the
+ * pending request that blocks a second one.
  */
-function replay(row: WithdrawalRow, hash: string): WithdrawalRequestView {
-  if (row.request_hash !== hash) throw new DomainError('IDEMPOTENCY_KEY_REUSED');
+async function replay(db: Queryable, earlier: EarlierRequest): Promise<WithdrawalRequestView> {
+  if (earlier.withdrawalId === null) throw new Error('a withdrawal request without its withdrawal');
+  const row = await loadWithdrawal(db, earlier.withdrawalId);
   if (row.status === 'failed' && isProviderFailure(row.failure)) throw providerFailureError(row.failure);
   if (row.status === 'requested' || row.spend_request_id === null) throw new DomainError('WITHDRAWAL_REQUEST_IN_PENDING');
   return requestView(row);
-}
-
-function findByIdempotencyKey(db: Queryable, userId: number, key: string): Promise<WithdrawalRow | undefined> {
-  return maybeOne<WithdrawalRow>(
-    db,
-    `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND w.idempotency_key = $2`,
-    [userId, key],
-  );
 }
 
 function loadWithdrawal(db: Queryable, id: number): Promise<WithdrawalRow> {
@@ -162,9 +155,9 @@ async function refundRefused(ctx: AppContext, withdrawalId: number, failure: Pay
 }
 
 /**
- * paymentWithdraw. `idempotencyKey` is the optional Idempotency-Key header: a key is remembered once a
- * request with it was accepted (funds held); a refused request moved nothing, so trying it again is
- * harmless and is checked afresh.
+ * paymentWithdraw. `idempotencyKey` is the optional Idempotency-Key header (player-requests.ts): a key is
+ * remembered once a request with it was accepted (funds held), with the withdrawal it made; a request
+ * refused before that moved nothing, so trying it again is harmless and is checked afresh.
  */
 export async function requestWithdrawal(
   ctx: AppContext,
@@ -172,12 +165,15 @@ export async function requestWithdrawal(
   input: WithdrawalInput,
   idempotencyKey?: string,
 ): Promise<WithdrawalRequestView> {
-  const hash = createHash('sha256')
-    .update(JSON.stringify([input.amount, input.address, input.currencyCode, input.paymentProviderId ?? null]))
-    .digest('hex');
-  if (idempotencyKey !== undefined) {
-    const earlier = await findByIdempotencyKey(ctx.db, userId, idempotencyKey);
-    if (earlier) return replay(earlier, hash);
+  const request = playerRequest(userId, 'paymentWithdraw', idempotencyKey, [
+    input.amount,
+    input.address,
+    input.currencyCode,
+    input.paymentProviderId ?? null,
+  ]);
+  if (request) {
+    const earlier = await findEarlier(ctx.db, request);
+    if (earlier) return replay(ctx.db, earlier);
   }
 
   const issue = amountIssue(input.amount, { maxUnits: MAX_TRANSFER_AMOUNT });
@@ -194,12 +190,11 @@ export async function requestWithdrawal(
   const held = await ctx.db.transaction(async (tx): Promise<{ replayed: WithdrawalRequestView } | { withdrawalId: number }> => {
     const now = ctx.now();
     let ledgerKey: IdempotencyKey | null = null;
-    if (idempotencyKey !== undefined) {
-      // Two requests with one key queue here; the second finds the first's row.
-      ledgerKey = idempotency.playerRequest(userId, 'paymentWithdraw', idempotencyKey);
-      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`withdraw:${userId}:${idempotencyKey}`]);
-      const earlier = await findByIdempotencyKey(tx, userId, idempotencyKey);
-      if (earlier) return { replayed: replay(earlier, hash) };
+    if (request) {
+      // Two requests with one key queue here; the second answers from the first's withdrawal.
+      const earlier = await takeKey(tx, request, now);
+      if (earlier) return { replayed: await replay(tx, earlier) };
+      ledgerKey = idempotency.playerRequest(userId, 'paymentWithdraw', request.key);
     }
     // The wallet row lock serialises this wallet's withdrawals: the checks below see every earlier one.
     const locked = await one<{ available: string }>(tx, 'SELECT available FROM wallets WHERE id = $1 FOR UPDATE', [wallet.walletId]);
@@ -221,9 +216,9 @@ export async function requestWithdrawal(
     });
     const inserted = await one<{ id: number }>(
       tx,
-      `INSERT INTO withdrawals (provider, wallet_id, user_id, currency_id, address, amount, fee, status, idempotency_key, request_hash,
-         hold_transaction_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'requested', $8, $9, $10, $11, $11) RETURNING id`,
+      `INSERT INTO withdrawals (provider, wallet_id, user_id, currency_id, address, amount, fee, status, hold_transaction_id, created_at,
+         updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'requested', $8, $9, $9) RETURNING id`,
       [
         ctx.payments.key,
         wallet.walletId,
@@ -232,12 +227,11 @@ export async function requestWithdrawal(
         input.address,
         formatAmount(amount),
         formatAmount(fee),
-        idempotencyKey ?? null,
-        idempotencyKey === undefined ? null : hash,
         hold.transaction.id,
         now,
       ],
     );
+    if (request) await recordWithdrawal(tx, request, inserted.id);
     return { withdrawalId: inserted.id };
   });
   if ('replayed' in held) return held.replayed;

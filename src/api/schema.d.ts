@@ -1894,7 +1894,8 @@ export interface paths {
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED;
          *     404 INVALID_BONUS_ID; 409 BONUS_ALREADY_ACTIVE (this offer is active or queued for the
          *     player), BONUS_ALREADY_AVAILED (a one-time offer already claimed, or a daily offer already
-         *     claimed today); 415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (inactive, past its `validTill`,
+         *     claimed today), IDEMPOTENCY_KEY_REUSED (the Idempotency-Key was used with another body);
+         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (inactive, past its `validTill`,
          *     or a referral offer, which is claimed with bonusAvailReferral), CURRENCY_NOT_AVAILABLE (not the
          *     offer's currency, or the player has no wallet in it); 500 INTERNAL_SERVER_ERROR.
          */
@@ -1921,8 +1922,9 @@ export interface paths {
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 404 NOT_FOUND
-         *     (no such bonus of this player); 415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (already
-         *     completed, forfeited or expired); 500 INTERNAL_SERVER_ERROR.
+         *     (no such bonus of this player); 409 IDEMPOTENCY_KEY_REUSED (the Idempotency-Key was used with
+         *     another body); 415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (already completed, forfeited or
+         *     expired); 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["bonusCancel"];
         delete?: never;
@@ -1949,6 +1951,7 @@ export interface paths {
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED;
+         *     409 IDEMPOTENCY_KEY_REUSED (the Idempotency-Key was used with another body);
          *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (no referred player left to pay for),
          *     REFERRAL_LIMIT_EXCEEDED (rewards for `settings.referralLimit` players already paid),
          *     CURRENCY_NOT_AVAILABLE (no wallet in that currency); 500 INTERNAL_SERVER_ERROR.
@@ -3376,7 +3379,8 @@ export interface components {
          * @description The request clashes with existing state. Codes: USERNAME_OR_EMAIL_ALREADY_EXISTS,
          *     EMAIL_ALREADY_EXISTS, USERNAME_IS_TAKEN, PHONE_IS_TAKEN, ADDRESS_ALREADY_EXISTS,
          *     EMAIL_ALREADY_VERIFIED, DOCUMENT_ALREADY_SUBMITTED, WITHDRAWAL_REQUEST_IN_PENDING,
-         *     BONUS_ALREADY_ACTIVE, BONUS_ALREADY_AVAILED, ROUND_IN_PROGRESS.
+         *     BONUS_ALREADY_ACTIVE, BONUS_ALREADY_AVAILED, ROUND_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED (an
+         *     Idempotency-Key sent again with another request).
          */
         Conflict: {
             headers: {
@@ -5549,7 +5553,9 @@ export interface operations {
             header?: {
                 /**
                  * @description Optional client key of this request: a repeat with the same key and body answers the first
-                 *     response and moves nothing.
+                 *     response and moves nothing; the key with another body is refused with 409
+                 *     IDEMPOTENCY_KEY_REUSED. A request refused before its funds were held is not remembered:
+                 *     its key may be tried again.
                  * @example 7f3e9c2a-5b1d-4e8f-9a6c-0d2b4f6e8a1c
                  */
                 "Idempotency-Key"?: string;
@@ -5832,8 +5838,10 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client key of this request: a repeat with the same key answers the first
-                 *     response and changes nothing.
+                 * @description Optional client key of this request: a repeat with the same key and body answers the
+                 *     first response and changes nothing; the key with another body is refused with 409
+                 *     IDEMPOTENCY_KEY_REUSED. A request that failed is not remembered: its key may be tried
+                 *     again.
                  */
                 "Idempotency-Key"?: string;
             };
@@ -5878,8 +5886,10 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client key of this request: a repeat with the same key answers the first
-                 *     response and changes nothing.
+                 * @description Optional client key of this request: a repeat with the same key and body answers the
+                 *     first response and changes nothing; the key with another body is refused with 409
+                 *     IDEMPOTENCY_KEY_REUSED. A request that failed is not remembered: its key may be tried
+                 *     again.
                  */
                 "Idempotency-Key"?: string;
             };
@@ -5907,6 +5917,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];
@@ -5917,8 +5928,10 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client key of this request: a repeat with the same key answers the first
-                 *     response and changes nothing.
+                 * @description Optional client key of this request: a repeat with the same key and body answers the
+                 *     first response and changes nothing; the key with another body is refused with 409
+                 *     IDEMPOTENCY_KEY_REUSED. A request that failed is not remembered: its key may be tried
+                 *     again.
                  */
                 "Idempotency-Key"?: string;
             };
@@ -5950,6 +5963,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalError"];

@@ -110,24 +110,6 @@ describe('claiming', () => {
     expect(code(await forfeit(player, 99999))).toEqual([404, 'NOT_FOUND']);
     expect(code(await claim(player, offers.joining!))).toEqual([409, 'BONUS_ALREADY_AVAILED']);
   });
-
-  it('answers a replayed Idempotency-Key with the first result and moves nothing', async () => {
-    const player = await registeredPlayer(server);
-    const headers = { 'Idempotency-Key': 'claim-bet-1' };
-    const first = await claim(player, offers.bet!, LTC, headers);
-    const before = await ledgerTransactionCount();
-    const replay = await claim(player, offers.bet!, LTC, headers);
-    expect(replay.status).toBe(200);
-    expect(replay.body.data).toEqual(first.body.data);
-    expect(await ledgerTransactionCount()).toBe(before);
-
-    const id = first.body.data.userBonus.id as number;
-    expect((await forfeit(player, id, { 'Idempotency-Key': 'forfeit-1' })).body.data).toEqual({ success: true });
-    const afterForfeit = await ledgerTransactionCount();
-    expect((await forfeit(player, id, { 'Idempotency-Key': 'forfeit-1' })).body.data).toEqual({ success: true });
-    expect(await ledgerTransactionCount()).toBe(afterForfeit);
-    expect(await ltcWallet(player)).toMatchObject({ bonus: '0' });
-  });
 });
 
 describe('wagering', () => {
@@ -261,6 +243,122 @@ describe('referrals', () => {
     } finally {
       await server.db.query('UPDATE settings SET referral_limit = 10');
     }
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const key = (value: string) => ({ 'Idempotency-Key': value });
+  const userBonusCount = async (player: Player) =>
+    (await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM user_bonuses WHERE user_id = $1', [player.user.id]))[0]!.n;
+
+  it('bonusAvail: the same body replays the first answer; another body is refused and claims nothing', async () => {
+    const player = await registeredPlayer(server);
+    const first = await claim(player, offers.bet!, LTC, key('claim-1'));
+    expect(first.status).toBe(200);
+    const before = await ledgerTransactionCount();
+
+    const replay = await claim(player, offers.bet!, LTC, key('claim-1'));
+    expect(replay.status).toBe(200);
+    expect(replay.body.data).toEqual(first.body.data);
+    expect(await ledgerTransactionCount()).toBe(before);
+    expect(await userBonusCount(player)).toBe(1);
+
+    // The key of the bet offer's claim sent with the loyalty offer: refused, and the loyalty offer is not claimed.
+    expect(code(await claim(player, offers.loyalty!, LTC, key('claim-1')))).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await ledgerTransactionCount()).toBe(before);
+    expect((await myBonuses(player)).map((b) => b.bonusId)).toEqual([offers.bet]);
+
+    // A key is the player's own, for one operation: another player, or a forfeit, may use the same one.
+    const other = await registeredPlayer(server);
+    expect((await claim(other, offers.loyalty!, LTC, key('claim-1'))).body.data.userBonus).toMatchObject({ bonusId: offers.loyalty });
+    expect(await forfeit(player, first.body.data.userBonus.id as number, key('claim-1'))).toMatchObject({ status: 200 });
+  });
+
+  it('bonusAvail: a refused request stores nothing, so its key may be tried again', async () => {
+    const player = await registeredPlayer(server);
+    expect(code(await claim(player, offers.joining!, 2, key('claim-retry')))).toEqual([422, 'CURRENCY_NOT_AVAILABLE']);
+    const retried = await claim(player, offers.joining!, LTC, key('claim-retry'));
+    expect(retried.body.data.userBonus).toMatchObject({ bonusId: offers.joining, status: 'active' });
+    expect((await claim(player, offers.joining!, LTC, key('claim-retry'))).body.data).toEqual(retried.body.data);
+  });
+
+  it('bonusAvail: concurrent requests with one key have one effect', async () => {
+    const player = await registeredPlayer(server);
+    const bodies = [offers.bet!, offers.bet!, offers.loyalty!, offers.bet!, offers.loyalty!, offers.bet!];
+    const results = await Promise.all(bodies.map((bonusId) => claim(player, bonusId, LTC, key('claim-race'))));
+    const answered = results.filter((res) => res.status === 200);
+    expect(answered.length).toBeGreaterThan(0);
+    for (const res of results.filter((r) => r.status !== 200)) expect(code(res)).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    // Every success is the first answer, and every request with the other offer's body was refused.
+    const claimed = answered[0]!.body.data.userBonus as { id: number; bonusId: number };
+    for (const res of answered) expect(res.body.data).toEqual(answered[0]!.body.data);
+    expect(answered).toHaveLength(bodies.filter((bonusId) => bonusId === claimed.bonusId).length);
+    expect((await myBonuses(player)).map((b) => b.id)).toEqual([claimed.id]);
+  });
+
+  it('bonusCancel: the same body replays the first answer; another body is refused and the other bonus stays', async () => {
+    const player = await registeredPlayer(server);
+    const bet = (await claim(player, offers.bet!)).body.data.userBonus.id as number;
+    const loyalty = (await claim(player, offers.loyalty!)).body.data.userBonus.id as number;
+
+    expect((await forfeit(player, bet, key('forfeit-1'))).body.data).toEqual({ success: true });
+    const before = await ledgerTransactionCount();
+    const wallet = await ltcWallet(player);
+    expect((await forfeit(player, bet, key('forfeit-1'))).body.data).toEqual({ success: true });
+    expect(await ledgerTransactionCount()).toBe(before);
+
+    // The key of bet's forfeit sent for the loyalty bonus: refused, and the loyalty bonus stays active.
+    expect(code(await forfeit(player, loyalty, key('forfeit-1')))).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await ledgerTransactionCount()).toBe(before);
+    expect(await ltcWallet(player)).toEqual(wallet);
+    expect((await myBonuses(player)).map((b) => [b.id, b.status])).toEqual([
+      [loyalty, 'active'],
+      [bet, 'forfeited'],
+    ]);
+    expect((await forfeit(player, loyalty, key('forfeit-2'))).body.data).toEqual({ success: true });
+    expect(await ltcWallet(player)).toMatchObject({ bonus: '0' });
+  });
+
+  it('bonusCancel: concurrent requests with one key forfeit once', async () => {
+    const player = await registeredPlayer(server);
+    const bet = (await claim(player, offers.bet!)).body.data.userBonus.id as number;
+    const before = await ledgerTransactionCount();
+    const results = await Promise.all(Array.from({ length: 5 }, () => forfeit(player, bet, key('forfeit-race'))));
+    for (const res of results) expect(res.body.data).toEqual({ success: true });
+    // One posting: the bonus money back to the pool.
+    expect(await ledgerTransactionCount()).toBe(before + 1);
+    expect((await myBonuses(player)).map((b) => b.status)).toEqual(['forfeited']);
+  });
+
+  it('bonusAvailReferral: the same body replays the first answer; another body is refused and pays nothing', async () => {
+    const referrer = await registeredPlayer(server);
+    const referralCode = referrer.user.referralCode as string;
+    const reward = (currencyId: number, headers: Record<string, string>) =>
+      server.call('bonusAvailReferral', { token: referrer.token, body: { currencyId }, headers });
+    const status = async () => (await server.call('bonusReferral', { token: referrer.token })).body.data.referral as Record<string, unknown>;
+    for (let i = 0; i < 2; i += 1) await registeredPlayer(server, { referralCode });
+
+    const paid = await reward(LTC, key('referral-a'));
+    expect(paid.body.data.userBonusWallet).toMatchObject({ amount: '0.002', referredCount: 2 });
+    await registeredPlayer(server, { referralCode });
+    const before = await ledgerTransactionCount();
+
+    // The replay answers the first claim; the third friend is still to be paid for.
+    expect((await reward(LTC, key('referral-a'))).body.data).toEqual(paid.body.data);
+    expect(await ledgerTransactionCount()).toBe(before);
+    expect(await status()).toMatchObject({ referredCount: 3, paidCount: 2, claimableCount: 1 });
+
+    // Another body with the key is refused before anything is checked or paid.
+    expect(code(await reward(999, key('referral-a')))).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await ledgerTransactionCount()).toBe(before);
+    expect(await ltcWallet(referrer)).toMatchObject({ available: '0.002' });
+
+    // Concurrent claims with a new key pay the third friend once.
+    const results = await Promise.all(Array.from({ length: 4 }, () => reward(LTC, key('referral-b'))));
+    for (const res of results) expect(res.body.data.userBonusWallet).toEqual({ currencyId: LTC, currencyCode: 'LTC', amount: '0.001', referredCount: 1 });
+    expect(await ledgerTransactionCount()).toBe(before + 1);
+    expect(await ltcWallet(referrer)).toMatchObject({ available: '0.003' });
+    expect(await status()).toMatchObject({ referredCount: 3, paidCount: 3, claimableCount: 0 });
   });
 });
 
