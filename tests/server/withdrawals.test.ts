@@ -20,7 +20,8 @@ const SECRET = 'withdrawal-test-webhook-secret';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET });
+  // More than ten players sign up from one address here; the signup limit is tested in accounts.test.ts.
+  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET, RATE_LIMIT: 'false' });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => server.close());
@@ -345,6 +346,57 @@ describe('Idempotency-Key', () => {
     expect(code(await withdraw(player, { amount: '0.4', address }, { 'Idempotency-Key': 'withdraw-outage' }))).toEqual([502, 'COIN_PAYMENTS_SERVER_ERROR']);
     expect(await ledgerTransactionCount()).toBe(afterRefusal);
     expect(await ltcWallet(player)).toEqual({ available: '1', pending: '0' });
+  });
+});
+
+describe('Idempotency-Key: refusals and races', () => {
+  const withdrawalCount = async (player: Player) =>
+    (await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM withdrawals WHERE user_id = $1', [player.user.id]))[0]!.n;
+
+  it('remembers nothing of a request refused before its funds were held: the key may be tried again', async () => {
+    const player = await fundedPlayer('1');
+    const address = ltcAddress();
+    const key = { 'Idempotency-Key': 'withdraw-retry' };
+    // Refused by a check before the transaction, then by one inside it (the key's row rolls back with it).
+    expect(code(await withdraw(player, { amount: '0.01', address }, key))).toEqual([422, 'MINIMUM_WITHDRAW_AMOUNT_LIMIT']);
+    expect(code(await withdraw(player, { amount: '2', address }, key))).toEqual([422, 'INSUFFICIENT_BALANCE']);
+    expect(await withdrawalCount(player)).toBe(0);
+    const accepted = await withdraw(player, { amount: '0.4', address }, key);
+    expect(accepted.status).toBe(200);
+    expect((await withdraw(player, { amount: '0.4', address }, key)).body).toEqual(accepted.body);
+    expect(code(await withdraw(player, { amount: '0.4', address: ltcAddress() }, key))).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await withdrawalCount(player)).toBe(1);
+
+    // The key is the player's own: another player's request with it is a request of its own.
+    const other = await fundedPlayer('1');
+    expect((await withdraw(other, { amount: '0.4', address }, key)).status).toBe(200);
+    expect(await ltcWallet(other)).toEqual({ available: '0.599994', pending: '0.400006' });
+  });
+
+  it('holds the funds once for concurrent requests with one key, whatever their bodies', async () => {
+    const player = await fundedPlayer('1');
+    const address = ltcAddress();
+    const key = { 'Idempotency-Key': 'withdraw-race' };
+    const amounts = ['0.4', '0.3', '0.4', '0.4', '0.3', '0.4'];
+    const results = await Promise.all(amounts.map((amount) => withdraw(player, { amount, address }, key)));
+    const accepted = results.filter((res) => res.status === 200);
+    expect(accepted.length).toBeGreaterThan(0);
+    const winner = accepted[0]!.body.data.amount as string;
+    for (const [index, res] of results.entries()) {
+      if (amounts[index] !== winner) expect(code(res)).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+      else if (res.status === 200) expect(res.body).toEqual(accepted[0]!.body);
+      // Still with the provider when this one asked: no answer to repeat yet.
+      else expect(code(res)).toEqual([409, 'WITHDRAWAL_REQUEST_IN_PENDING']);
+    }
+    expect(await withdrawalCount(player)).toBe(1);
+    const held = parseSignedAmount(winner) + parseSignedAmount('0.000006');
+    expect(await ltcWallet(player)).toEqual({ available: formatAmount(parseSignedAmount('1') - held), pending: formatAmount(held) });
+
+    // Paid out once; a repeat afterwards answers the first response and pays nothing more.
+    await settle(accepted[0]!.body.data.spendRequestId as string, 'confirmed');
+    expect((await withdraw(player, { amount: winner, address }, key)).body).toEqual(accepted[0]!.body);
+    expect(await ltcWallet(player)).toEqual({ available: formatAmount(parseSignedAmount('1') - held), pending: '0' });
+    expect(await withdrawalCount(player)).toBe(1);
   });
 });
 
