@@ -16,7 +16,7 @@ export interface Operation {
   note?: string;
 }
 
-export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'newIdempotencyKey' | 'verifyBet', Operation> = {
+export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'shareLink' | 'newIdempotencyKey' | 'verifyBet', Operation> = {
   restoreSession: { label: 'GET /user/get-user', api: true, note: 'only when a token was saved; none saved answers at once' },
   fetchProfile: { label: 'GET /user/get-user', api: true },
   logout: { label: 'POST /user/logout', api: true },
@@ -40,6 +40,8 @@ export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebo
   loadTransactions: { label: 'GET /user/get-transactions', api: true },
   loadBetHistory: { label: 'GET /casino/get-transactions', api: true },
   requestWithdrawal: { label: 'POST /payment/coin-payments/withdraw', api: true, note: 'with the Idempotency-Key of the confirmation' },
+  loadReferral: { label: 'GET /bonus/referral', api: true },
+  claimReferral: { label: 'POST /bonus/avail-referral', api: true, note: 'with the Idempotency-Key of the claim' },
   loadCategories: { label: 'GET /casino/get-categories', api: true },
   loadSubCategories: { label: 'GET /casino/get-sub-categories', api: true },
   loadProviders: { label: 'GET /casino/get-providers', api: true },
@@ -61,6 +63,7 @@ export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebo
   rotateHouseSeeds: { label: 'POST /house/{sessionId}/seeds/rotate', api: true },
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
   copyText: { label: 'Clipboard', api: false, note: "the browser's clipboard, no casino API call" },
+  shareLink: { label: 'Share sheet', api: false, note: "the browser's Web Share API, no casino API call" },
   newIdempotencyKey: { label: 'New Idempotency-Key', api: false, note: 'a random key from the browser, no casino API call' },
   verifyBet: { label: 'Recompute the bet (WebCrypto)', api: false, note: 'src/fairness in the browser, no casino API call' },
   liveEvents: {

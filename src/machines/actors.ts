@@ -20,6 +20,7 @@ import type { Banner } from './lobby.machine.ts';
 import type { FavouriteToggle } from './favourite.machine.ts';
 import type { GameSession, HouseTable, OpenGameSession } from './launch.machine.ts';
 import type { BetHistoryPage, BetHistoryRequest } from './betHistory.machine.ts';
+import type { ReferralClaim, ReferralClaimRequest, ReferralStatus } from './referral.machine.ts';
 
 /*
  * The real implementations of the machines' API actors, one per actor name, each one call of the typed
@@ -217,6 +218,10 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
       }
       return answer.data;
     }),
+    loadReferral: fromPromise<ReferralStatus>(async ({ signal }) => (await settle(client.GET('/bonus/referral', { signal }))).data.referral),
+    claimReferral: fromPromise<ReferralClaim, ReferralClaimRequest>(async ({ input: { idempotencyKey, ...body }, signal }) =>
+      (await settle(client.POST('/bonus/avail-referral', { body, params: { header: { 'Idempotency-Key': idempotencyKey } }, signal }))).data.userBonusWallet,
+    ),
   };
 }
 

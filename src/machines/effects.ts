@@ -25,6 +25,7 @@ export const NOTICE_MESSAGES = [
   'messages.depositCredited',
   'wallet.withdraw.sentNotice',
   'wallet.withdraw.failedNotice',
+  'messages.referralClaimed',
   'messages.pleaseLogin',
 ] as const;
 export type NoticeMessage = (typeof NOTICE_MESSAGES)[number];

@@ -12,6 +12,7 @@ import { verifyEmailMachine } from './verifyEmail.machine.ts';
 import { walletsMachine } from './wallets.machine.ts';
 import { depositMachine } from './deposit.machine.ts';
 import { withdrawMachine } from './withdraw.machine.ts';
+import { referralMachine } from './referral.machine.ts';
 import { transactionsMachine } from './transactions.machine.ts';
 import { gameListMachine } from './gameList.machine.ts';
 import { lobbyMachine } from './lobby.machine.ts';
@@ -39,6 +40,7 @@ export const machines = {
   wallets: walletsMachine,
   deposit: depositMachine,
   withdraw: withdrawMachine,
+  referral: referralMachine,
   transactions: transactionsMachine,
   lobby: lobbyMachine,
   gameRow: gameRowMachine,

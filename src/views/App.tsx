@@ -28,7 +28,7 @@ const WalletRedirect = lazy(() => Screens().then((m) => ({ default: m.WalletRedi
 const BetHistoryScreen = lazy(withScreensDictionary(() => import('./screens/BetHistoryScreen.tsx')));
 const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScreen })));
 const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m.ResponsibleGamblingScreen })));
-const ReferAFriendScreen = lazy(() => Screens().then((m) => ({ default: m.ReferAFriendScreen })));
+const ReferAFriendScreen = lazy(withScreensDictionary(() => import('./screens/ReferralScreen.tsx')));
 const PageScreen = lazy(withScreensDictionary(() => import('./screens/PageScreen.tsx')));
 const FairnessScreen = lazy(withScreensDictionary(() => import('./screens/FairnessScreen.tsx')));
 const DialogHost = lazy(withScreensDictionary(() => import('./dialogs/DialogHost.tsx')));

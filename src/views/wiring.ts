@@ -29,6 +29,7 @@ import type { verifyEmailMachine } from '../machines/verifyEmail.machine.ts';
 import type { walletsMachine } from '../machines/wallets.machine.ts';
 import type { depositMachine } from '../machines/deposit.machine.ts';
 import type { withdrawMachine } from '../machines/withdraw.machine.ts';
+import type { referralMachine, ShareRequest } from '../machines/referral.machine.ts';
 import type { transactionsMachine } from '../machines/transactions.machine.ts';
 import type { gameListMachine } from '../machines/gameList.machine.ts';
 import type { lobbyMachine } from '../machines/lobby.machine.ts';
@@ -143,6 +144,8 @@ export interface Outside {
   copyText(text: string): Promise<void>;
   /** A new random Idempotency-Key (a withdrawal's confirmation carries one). */
   newIdempotencyKey(): Promise<string>;
+  /** The browser's share sheet (the Web Share API); rejects where there is none, or when it is closed. */
+  share(data: ShareRequest): Promise<void>;
 }
 
 /** Where live events come from: the session's stream in the browser, a fake that sends what a test says. */
@@ -173,6 +176,7 @@ interface FlowMachines {
   wallets: typeof walletsMachine;
   deposit: typeof depositMachine;
   withdraw: typeof withdrawMachine;
+  referral: typeof referralMachine;
   transactions: typeof transactionsMachine;
   gameList: typeof gameListMachine;
   lobby: typeof lobbyMachine;
@@ -214,6 +218,8 @@ function createFlows(
   };
   // Every flow that shows what the server changes on its own subscribes to the session's one stream.
   const liveEvents = liveEventsActor((listener) => outside.live.subscribe(listener));
+  const newIdempotencyKey = fromPromise<string>(() => outside.newIdempotencyKey());
+  const copyText = fromPromise<void, { text: string }>(({ input }) => outside.copyText(input.text));
 
   return {
     login: {
@@ -271,7 +277,7 @@ function createFlows(
         loadPaymentProviders: actors.loadPaymentProviders,
         loadPaymentActivity: actors.loadPaymentActivity,
         requestDepositAddress: actors.requestDepositAddress,
-        copyText: fromPromise<void, { text: string }>(({ input }) => outside.copyText(input.text)),
+        copyText,
         liveEvents,
       },
       actions: { notify: notifyAction },
@@ -281,10 +287,21 @@ function createFlows(
         loadPaymentProviders: actors.loadPaymentProviders,
         loadPaymentActivity: actors.loadPaymentActivity,
         requestWithdrawal: actors.requestWithdrawal,
-        newIdempotencyKey: fromPromise<string>(() => outside.newIdempotencyKey()),
+        newIdempotencyKey,
         liveEvents,
       },
       actions: { notify: notifyAction },
+    },
+    referral: {
+      actors: {
+        loadReferral: actors.loadReferral,
+        loadWallets: actors.loadWallets,
+        claimReferral: actors.claimReferral,
+        newIdempotencyKey,
+        copyText,
+        shareLink: fromPromise<void, ShareRequest>(({ input }) => outside.share(input)),
+      },
+      actions: { notify: notifyAction, navigate },
     },
     transactions: { actors: { loadTransactions: actors.loadTransactions, liveEvents } },
     gameList: {
@@ -446,6 +463,7 @@ export function createBrowserWiring(): Wiring {
     live,
     copyText: (text) => navigator.clipboard.writeText(text),
     newIdempotencyKey: async () => randomUuid(),
+    share: (data) => navigator.share(data),
     showLanguage: (language) => {
       document.documentElement.lang = language;
     },

@@ -105,6 +105,8 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
   // The session is in the path, which the fakes do not check.
   loadHouseTable: { request: none, response: (houseTable) => ({ data: { houseTable }, errors: [] }) },
   requestWithdrawal: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (answer) => ({ data: answer, errors: [] }) },
+  loadReferral: { request: none, response: (referral) => ({ data: { referral }, errors: [] }) },
+  claimReferral: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (userBonusWallet) => ({ data: { userBonusWallet }, errors: [] }) },
 };
 
 type HouseSrc = Exclude<keyof HouseActors, keyof ApiActors>;

@@ -100,30 +100,3 @@ export function ResponsibleGamblingScreen() {
     </PlayerOnly>
   );
 }
-
-function ReferralCode() {
-  const { t } = useT();
-  const { app } = useWiring();
-  const code = useSelector(app, (s) => s.context.user?.referralCode ?? null);
-  if (!code) return null;
-  const link = `${window.location.origin}/?dialog=register&ref=${encodeURIComponent(code)}`;
-  return (
-    <Details>
-      <dt>{t('referral.yourCode')}</dt>
-      <dd>{code}</dd>
-      <dt>{t('referral.yourLink')}</dt>
-      <dd>{link}</dd>
-    </Details>
-  );
-}
-
-export function ReferAFriendScreen() {
-  const { t } = useT();
-  return (
-    <PlayerOnly title={t('referral.title')}>
-      <Screen title={t('referral.title')}>
-        <ReferralCode />
-      </Screen>
-    </PlayerOnly>
-  );
-}

@@ -56,6 +56,8 @@ function failingActors(): ApiActors {
     loadPaymentActivity: unexpected(),
     requestDepositAddress: unexpected(),
     requestWithdrawal: unexpected(),
+    loadReferral: unexpected(),
+    claimReferral: unexpected(),
     loadTransactions: unexpected(),
     loadCategories: unexpected(),
     loadSubCategories: unexpected(),
@@ -139,6 +141,8 @@ export interface HarnessOptions {
   copyText?: Outside['copyText'];
   /** The withdrawal's Idempotency-Keys (default: random). */
   newIdempotencyKey?: Outside['newIdempotencyKey'];
+  /** The share sheet (default: none, it rejects). */
+  share?: Outside['share'];
   /** The /fairness page's recomputation (default: src/fairness in this process). */
   verifyBet?: (bet: Bet, signal: AbortSignal) => Promise<VerifiedBet>;
 }
@@ -232,6 +236,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     live: options.live ?? { subscribe: () => () => undefined },
     copyText: options.copyText ?? (() => Promise.reject(new Error('no clipboard in this test'))),
     newIdempotencyKey: options.newIdempotencyKey ?? (async () => crypto.randomUUID()),
+    share: options.share ?? (() => Promise.reject(new Error('no share sheet in this test'))),
     inspect: (event) => {
       if (appActor === null && event.type === '@xstate.actor') appActor = event.actorRef;
       inspect(event);

@@ -54,6 +54,8 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
       loadPaymentActivity: noAnswer(),
       requestDepositAddress: noAnswer(),
       requestWithdrawal: noAnswer(),
+      loadReferral: noAnswer(),
+      claimReferral: noAnswer(),
       loadTransactions: noAnswer(),
       loadCategories: noAnswer(),
       loadSubCategories: noAnswer(),
@@ -89,6 +91,7 @@ function wire(options: { address?: string; actors?: Partial<ApiActors>; settings
     live: { subscribe: () => () => undefined },
     copyText: () => Promise.resolve(),
     newIdempotencyKey: () => Promise.resolve('7f3e9c2a-5b1d-4e8f-9a6c-0d2b4f6e8a1c'),
+    share: () => Promise.reject(new Error('no share sheet in this test')),
   };
   const wiring = createWiring(outside);
   return { wiring, storage, notices, navigations, facebookCalls };
