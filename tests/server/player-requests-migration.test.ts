@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type Db } from '../../server/db/db.ts';
+import { migrate, splitStatements } from '../../server/db/migrate.ts';
+import { DomainError } from '../../server/domain/errors.ts';
+import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
+import { findEarlier, playerRequest, requestHash } from '../../server/domain/player-requests.ts';
+
+/**
+ * Migration 0014_player_requests.sql on a database holding the Idempotency-Key records of before: it
+ * carries withdrawals' keys and hashes and the bonus answers into player_requests (a claim's request read
+ * back from its answer, hashed in SQL the way player-requests.ts hashes it), then drops the old columns
+ * and table. On PGlite, or on the PostgreSQL server of TEST_DATABASE_URL in a database of its own.
+ */
+
+const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), '../../server/db/migrations');
+const AT = new Date('2026-01-02T03:04:05.000Z');
+
+let db: Db;
+let dropDatabase: () => Promise<void> = async () => undefined;
+
+async function emptyDb(): Promise<Db> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return openDb({ kind: 'pglite' });
+  const name = `casino_test_migration_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return openDb({ kind: 'postgres', url: url.toString(), maxConnections: 2 });
+}
+
+/** Applies the migrations before `first` the way migrate() does, so that migrate() applies the rest. */
+async function migrateBefore(target: Db, first: string): Promise<void> {
+  await target.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  const files = readdirSync(migrationsDir)
+    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file) && file < first)
+    .sort();
+  for (const file of files) {
+    await target.transaction(async (tx) => {
+      for (const statement of splitStatements(readFileSync(join(migrationsDir, file), 'utf8'))) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+    });
+  }
+}
+
+const one = async <T extends object>(sql: string, params: unknown[] = []): Promise<T> => {
+  const [row] = await db.query<T>(sql, params);
+  if (!row) throw new Error(`no row: ${sql}`);
+  return row;
+};
+
+let userId: number;
+let withdrawalId: number;
+const withdrawalFields = ['0.4', 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9', 'LTC', null] as const;
+const claimed = { id: 7, bonusId: 3, currencyId: 1, status: 'active', amount: '0.01' };
+const rewarded = { currencyId: 1, currencyCode: 'LTC', amount: '0.002', referredCount: 2 };
+
+beforeAll(async () => {
+  db = await emptyDb();
+  await migrateBefore(db, '0014_player_requests.sql');
+
+  const currency = await one<{ id: number }>(
+    `INSERT INTO currencies (code, name, decimals, network, min_deposit, min_withdraw, withdraw_fee) VALUES ('LTC', 'Litecoin', 8, 'Litecoin', 0.001, 0.03, 0.000006)
+     RETURNING id`,
+  );
+  userId = (await one<{ id: number }>("INSERT INTO users (email, username, referral_code) VALUES ('old@example.com', 'old', 'OLDCODE1') RETURNING id")).id;
+  const wallet = await one<{ id: number }>('INSERT INTO wallets (user_id, currency_id) VALUES ($1, $2) RETURNING id', [userId, currency.id]);
+  const hold = await db.transaction((tx) =>
+    postTransaction(tx, { kind: 'withdraw.request', at: AT, legs: transfer(systemAccount(currency.id, 'adjustments'), walletAccount(wallet.id, 'pending'), 40_000_600n) }),
+  );
+  withdrawalId = (
+    await one<{ id: number }>(
+      `INSERT INTO withdrawals (provider, wallet_id, user_id, currency_id, address, amount, fee, status, idempotency_key, request_hash,
+         hold_transaction_id, created_at, updated_at)
+       VALUES ('simulator', $1, $2, $3, $4, 0.4, 0.000006, 'requested', 'withdraw-old', $5, $6, $7, $7) RETURNING id`,
+      [wallet.id, userId, currency.id, withdrawalFields[1], requestHash(withdrawalFields), hold.transaction.id, AT],
+    )
+  ).id;
+
+  for (const [operation, key, response] of [
+    ['bonusAvail', 'claim-old', claimed],
+    ['bonusAvailReferral', 'referral-old', rewarded],
+    ['bonusCancel', 'forfeit-old', { success: true }],
+  ] as const) {
+    await db.query('INSERT INTO bonus_request_results (scope, key, response, created_at) VALUES ($1, $2, $3::jsonb, $4)', [
+      `player:${userId}:${operation}`,
+      key,
+      JSON.stringify(response),
+      AT,
+    ]);
+  }
+
+  expect(await migrate(db)).toEqual(['0014_player_requests.sql']);
+}, 60_000);
+
+afterAll(async () => {
+  await db.close();
+  await dropDatabase();
+});
+
+describe('migration 0014_player_requests', () => {
+  it('carries every key over, with its request hash and its answer', async () => {
+    const rows = await db.query<{ operation: string; key: string; request_hash: string | null; response: unknown; withdrawal_id: number | null }>(
+      'SELECT operation, key, request_hash, response, withdrawal_id FROM player_requests WHERE user_id = $1 ORDER BY operation',
+      [userId],
+    );
+    expect(rows).toEqual([
+      { operation: 'bonusAvail', key: 'claim-old', request_hash: requestHash([3, 1]), response: claimed, withdrawal_id: null },
+      { operation: 'bonusAvailReferral', key: 'referral-old', request_hash: requestHash([1]), response: rewarded, withdrawal_id: null },
+      { operation: 'bonusCancel', key: 'forfeit-old', request_hash: null, response: { success: true }, withdrawal_id: null },
+      { operation: 'paymentWithdraw', key: 'withdraw-old', request_hash: requestHash(withdrawalFields), response: null, withdrawal_id: withdrawalId },
+    ]);
+  });
+
+  it('answers the carried-over keys as player-requests.ts answers its own', async () => {
+    const earlier = (operation: Parameters<typeof playerRequest>[1], key: string, fields: Parameters<typeof playerRequest>[3]) =>
+      findEarlier(db, playerRequest(userId, operation, key, fields)!);
+    const reused = new DomainError('IDEMPOTENCY_KEY_REUSED');
+
+    expect(await earlier('bonusAvail', 'claim-old', [3, 1])).toEqual({ response: claimed, withdrawalId: null });
+    await expect(earlier('bonusAvail', 'claim-old', [4, 1])).rejects.toEqual(reused);
+    expect(await earlier('bonusAvailReferral', 'referral-old', [1])).toEqual({ response: rewarded, withdrawalId: null });
+    await expect(earlier('bonusAvailReferral', 'referral-old', [2])).rejects.toEqual(reused);
+    expect(await earlier('paymentWithdraw', 'withdraw-old', [...withdrawalFields])).toEqual({ response: null, withdrawalId });
+    await expect(earlier('paymentWithdraw', 'withdraw-old', ['0.3', withdrawalFields[1], 'LTC', null])).rejects.toEqual(reused);
+    // A forfeit's request cannot be read back from its answer: its key matches no request.
+    await expect(earlier('bonusCancel', 'forfeit-old', [1])).rejects.toEqual(reused);
+  });
+
+  it('drops the records it replaces', async () => {
+    const columns = await db.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'withdrawals' AND column_name IN ('idempotency_key', 'request_hash')",
+    );
+    expect(columns).toEqual([]);
+    expect(await one<{ old: string | null }>("SELECT to_regclass('bonus_request_results')::text AS old")).toEqual({ old: null });
+  });
+});
