@@ -1977,8 +1977,8 @@ export interface paths {
          *     (bonusAvailReferral) would pay for now (at most `settings.referralLimit` players over all
          *     claims, so 0 once the limit is paid). The reward per player is `settings.referralReward`.
          *
-         *     Errors: 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type;
-         *     403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED,
+         *     User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
          */
         get: operations["bonusReferral"];
         put?: never;
@@ -5992,6 +5992,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
