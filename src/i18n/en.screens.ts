@@ -276,7 +276,7 @@ export const enScreens = {
     paymentProvider: 'Payment provider',
     paymentProviderPlaceholder: 'Choose a payment provider',
     empty: 'You have no wallets yet.',
-    bonusBalance: 'Bonus {{amount}}',
+    bonus: 'Bonus',
     bonusHint: 'Bonus money is not withdrawable until its wagering is done.',
     deposit: {
       title: 'Deposit',

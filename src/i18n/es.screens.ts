@@ -273,7 +273,7 @@ export const esScreens: ScreensDictionary = {
     paymentProvider: 'Proveedor de pago',
     paymentProviderPlaceholder: 'Elige un proveedor de pago',
     empty: 'Todavía no tienes billeteras.',
-    bonusBalance: 'Bono {{amount}}',
+    bonus: 'Bono',
     bonusHint: 'El dinero de bono no se puede retirar hasta completar su apuesta requerida.',
     deposit: {
       title: 'Depositar',

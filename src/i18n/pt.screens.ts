@@ -273,7 +273,7 @@ export const ptScreens: ScreensDictionary = {
     paymentProvider: 'Fornecedor de pagamento',
     paymentProviderPlaceholder: 'Escolha um fornecedor de pagamento',
     empty: 'Ainda não tem carteiras.',
-    bonusBalance: 'Bónus {{amount}}',
+    bonus: 'Bónus',
     bonusHint: 'O dinheiro de bónus só pode ser levantado depois de cumprir as apostas exigidas.',
     deposit: {
       title: 'Depositar',

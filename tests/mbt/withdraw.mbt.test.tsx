@@ -94,6 +94,11 @@ function seeForm(view: WithdrawView, snapshot: WithdrawSnapshot) {
   const alert = screen.queryAllByRole('alert').find((element) => element.tagName === 'P');
   if (context.errorCode) expect(alert?.textContent).toBe(view.t(errorMessageKey(context.errorCode, 'default')));
   else expect(alert).toBeUndefined();
+  // A bonus being wagered: what to do about it, and the way to the active bonus.
+  const help = screen.queryByText(view.t('wallet.withdraw.cashoutHelp'));
+  const toBonus = screen.queryByRole('link', { name: view.t('wallet.withdraw.seeActiveBonus') });
+  expect(help !== null).toBe(context.errorCode === 'CASHOUT_NOT_ALLOWED');
+  expect(toBonus?.getAttribute('href') ?? null).toBe(context.errorCode === 'CASHOUT_NOT_ALLOWED' ? '/bonus?tab=active' : null);
   const news = screen.queryByRole('status');
   if (context.settled) {
     const amount = money(view, context.settled.amount);

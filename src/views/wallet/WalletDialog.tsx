@@ -2,6 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
+import { formatAmount } from '../../format.ts';
+import { tryParseAmount } from '../../money.ts';
 import { selectedWallet, walletsMachine } from '../../machines/wallets.machine.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { SelectField } from '../components/Form.tsx';
@@ -59,6 +61,39 @@ const TabList = styled('div')`
   }
 `;
 
+/* The wallet's money: what can be bet or withdrawn, and beside it the bonus money still being wagered. */
+const Balances = styled('div')`
+  margin-bottom: ${theme.space(4)};
+  dl {
+    display: flex;
+    flex-wrap: wrap;
+    gap: ${theme.space(2)};
+    margin: 0;
+  }
+  dl div {
+    flex: 1 1 8rem;
+    min-width: 0;
+    padding: ${theme.space(2)} ${theme.space(3)};
+    border-radius: ${theme.radius.medium};
+    background: ${theme.color.background};
+  }
+  dt {
+    color: ${theme.color.textMuted};
+    font-size: ${theme.font.size.small};
+  }
+  dd {
+    margin: 0;
+    font-weight: 700;
+    font-variant-numeric: tabular-nums;
+    overflow-wrap: anywhere;
+  }
+  p {
+    margin: ${theme.space(2)} 0 0;
+    color: ${theme.color.textMuted};
+    font-size: ${theme.font.size.small};
+  }
+`;
+
 const Loading = styled('p')`
   min-height: 12rem;
   margin: 0;
@@ -72,7 +107,7 @@ export interface WalletDialogProps {
 }
 
 export default function WalletDialog({ tab, onTab, onClose }: WalletDialogProps) {
-  const { t } = useT();
+  const { t, language } = useT();
   const wallets = useFlow(walletsMachine);
   const list = useSelector(wallets, (s) => s.context.wallets);
   const status = useSelector(wallets, (s) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready'));
@@ -108,6 +143,8 @@ export default function WalletDialog({ tab, onTab, onClose }: WalletDialogProps)
       </div>
     );
   } else {
+    const shown = list.find((wallet) => wallet.currencyCode === currencyCode);
+    const hasBonus = (tryParseAmount(shown?.bonus ?? '0') ?? 0n) > 0n;
     content = (
       <>
         {list.length > 1 ? (
@@ -118,6 +155,21 @@ export default function WalletDialog({ tab, onTab, onClose }: WalletDialogProps)
               </option>
             ))}
           </SelectField>
+        ) : null}
+        {shown ? (
+          <Balances>
+            <dl aria-label={t('wallet.balance')}>
+              <div>
+                <dt>{t('wallet.available')}</dt>
+                <dd>{formatAmount(shown.available, shown.currencyCode, language)}</dd>
+              </div>
+              <div>
+                <dt>{t('wallet.bonus')}</dt>
+                <dd>{formatAmount(shown.bonus, shown.currencyCode, language)}</dd>
+              </div>
+            </dl>
+            {hasBonus ? <p>{t('wallet.bonusHint')}</p> : null}
+          </Balances>
         ) : null}
         <div role="tabpanel" id={`wallet-panel-${tab}`} aria-labelledby={tabId(tab)}>
           <Suspense fallback={<Loading role="status" aria-busy="true">{t('states.loading')}</Loading>}>

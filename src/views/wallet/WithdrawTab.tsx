@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
+import { Link } from 'wouter';
 import { errorMessageKey } from '../../api/errors.ts';
 import { formatAmount } from '../../format.ts';
 import { selectedProvider, totalTaken, withdrawMachine } from '../../machines/withdraw.machine.ts';
@@ -68,6 +69,31 @@ const Note = styled('p')`
   }
   &[data-tone='danger'] {
     color: ${theme.color.danger};
+  }
+`;
+
+/* Why a bonus stops the withdrawal, and the way to the bonus. */
+const Help = styled('div')`
+  display: flex;
+  flex-direction: column;
+  gap: ${theme.space(2)};
+  padding: ${theme.space(3)} ${theme.space(4)};
+  border: 1px solid ${theme.color.border};
+  border-left: 4px solid ${theme.color.danger};
+  border-radius: ${theme.radius.medium};
+  background: ${theme.color.background};
+  p {
+    margin: 0;
+  }
+  a {
+    color: ${theme.color.link};
+    font-weight: 600;
+    align-self: flex-start;
+    padding: ${theme.space(2)} 0;
+  }
+  a:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+    outline-offset: 2px;
   }
 `;
 
@@ -195,7 +221,15 @@ export default function WithdrawTab({ currencyCode }: { currencyCode: string }) 
     <form onSubmit={submit} noValidate>
       <Stack>
         {news}
-        {errorCode ? <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError> : null}
+        {errorCode === 'CASHOUT_NOT_ALLOWED' ? (
+          <Help>
+            <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
+            <p>{t('wallet.withdraw.cashoutHelp')}</p>
+            <Link href="/bonus?tab=active">{t('wallet.withdraw.seeActiveBonus')}</Link>
+          </Help>
+        ) : errorCode ? (
+          <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
+        ) : null}
         {providers.length > 1 ? (
           <SelectField
             label={t('wallet.paymentProvider')}
