@@ -70,11 +70,11 @@ function sameRequest(request: PlayerRequest, row: PlayerRequestRow): EarlierRequ
 }
 
 function loadRow(db: Queryable, request: PlayerRequest): Promise<PlayerRequestRow | undefined> {
-  return maybeOne<PlayerRequestRow>(db, 'SELECT request_hash, response, withdrawal_id FROM player_requests WHERE user_id = $1 AND operation = $2 AND key = $3', [
-    request.userId,
-    request.operation,
-    request.key,
-  ]);
+  return maybeOne<PlayerRequestRow>(
+    db,
+    'SELECT request_hash, response, withdrawal_id FROM player_requests WHERE user_id = $1 AND operation = $2 AND key = $3',
+    [request.userId, request.operation, request.key],
+  );
 }
 
 /**
