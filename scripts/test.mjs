@@ -97,6 +97,7 @@ const POSTGRESQL_FILES = [
   'house-games', // the built-in provider's rounds through the wallet over HTTP, concurrent rounds taking nonces
   'ledger', // the double-entry ledger, its triggers and concurrent postings
   'money-properties', // random money operations against the model
+  'player-requests-migration', // migration 0014 over old Idempotency-Key records: sha256() in SQL, dropped columns
   'profile', // wallet selections and image uploads at once
   'responsible-gambling', // limits summed over money rows in time windows, self-exclusion
   'transactions', // history paging and filters over money rows
