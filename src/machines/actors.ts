@@ -1,4 +1,4 @@
-import { fromPromise } from 'xstate';
+import { fromPromise, type PromiseActorLogic } from 'xstate';
 import type { Page } from './page.machine.ts';
 import type { Settings } from './settings.machine.ts';
 import type { ApiClient } from '../api/client.ts';
@@ -20,6 +20,7 @@ import type { Banner } from './lobby.machine.ts';
 import type { FavouriteToggle } from './favourite.machine.ts';
 import type { GameSession, HouseTable, OpenGameSession } from './launch.machine.ts';
 import type { BetHistoryPage, BetHistoryRequest } from './betHistory.machine.ts';
+import type { BonusCalls } from './bonus.actors.ts';
 import type { ReferralClaim, ReferralClaimRequest, ReferralStatus } from './referral.machine.ts';
 
 /*
@@ -70,8 +71,20 @@ export async function settle<T>(call: Promise<Answer<T>>): Promise<T> {
   throw failureFromAnswer(answer.response.status, answer.error);
 }
 
+type BonusActors = { [K in keyof BonusCalls]: PromiseActorLogic<Awaited<ReturnType<BonusCalls[K]>>, Parameters<BonusCalls[K]>[1]> };
+type BonusCall = (client: ApiClient, input: unknown, signal: AbortSignal) => Promise<unknown>;
+
+/** The bonus screen's actors: their calls (./bonus.actors.ts) load with the first of them, not with the app. */
+function bonusActors(client: ApiClient): BonusActors {
+  const names = ['loadBonusOffers', 'loadUserBonuses', 'loadBonusDetail', 'claimBonus', 'forfeitBonus'] as const satisfies readonly (keyof BonusCalls)[];
+  return Object.fromEntries(
+    names.map((name) => [name, fromPromise<unknown, never>(({ input, signal }) => import('./bonus.actors.ts').then((calls) => (calls.bonusCalls[name] as BonusCall)(client, input, signal)))]),
+  ) as BonusActors;
+}
+
 export function createApiActors(client: ApiClient, storage: TokenStorage) {
   return {
+    ...bonusActors(client),
     restoreSession: fromPromise<RestoredSession | null>(async ({ signal }) => {
       const accessToken = storage.readToken();
       if (accessToken === null || accessToken === '') return null;

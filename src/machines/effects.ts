@@ -27,6 +27,8 @@ export const NOTICE_MESSAGES = [
   'wallet.withdraw.failedNotice',
   'messages.referralClaimed',
   'messages.pleaseLogin',
+  'messages.bonusClaimed',
+  'messages.bonusForfeited',
 ] as const;
 export type NoticeMessage = (typeof NOTICE_MESSAGES)[number];
 

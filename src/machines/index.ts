@@ -23,6 +23,9 @@ import { betHistoryMachine } from './betHistory.machine.ts';
 import { fairnessMachine } from './fairness.machine.ts';
 import { houseTableMachine } from './houseTable.machine.ts';
 import { minesMachine } from './mines.machine.ts';
+import { bonusesMachine } from './bonuses.machine.ts';
+import { bonusClaimMachine } from './bonusClaim.machine.ts';
+import { bonusForfeitMachine } from './bonusForfeit.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
 export const machines = {
@@ -49,6 +52,9 @@ export const machines = {
   launch: launchMachine,
   betHistory: betHistoryMachine,
   fairness: fairnessMachine,
+  bonuses: bonusesMachine,
+  bonusClaim: bonusClaimMachine,
+  bonusForfeit: bonusForfeitMachine,
   // The house games' pages (src/views/house, their own composition root: src/views/house/wiring.ts).
   houseTable: houseTableMachine,
   mines: minesMachine,

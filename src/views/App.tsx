@@ -23,7 +23,7 @@ const Grids = lazy(withScreensDictionary(() => import('./games/GamesScreen.tsx')
 const GRID_PATHS = /^\/(casino|live-casino|sports|games|search|category\/[^/]+|provider\/[^/]+)\/?$/;
 const Play = lazy(withScreensDictionary(() => import('./games/GamePage.tsx')));
 const Favourites = lazy(withScreensDictionary(() => import('./games/GamesScreen.tsx').then((m) => ({ default: m.FavouritesScreen }))));
-const BonusScreen = lazy(() => Screens().then((m) => ({ default: m.BonusScreen })));
+const BonusScreen = lazy(withScreensDictionary(() => import('./screens/BonusScreen.tsx')));
 const WalletRedirect = lazy(() => Screens().then((m) => ({ default: m.WalletRedirect })));
 const BetHistoryScreen = lazy(withScreensDictionary(() => import('./screens/BetHistoryScreen.tsx')));
 const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScreen })));

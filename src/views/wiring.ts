@@ -14,7 +14,7 @@ import {
 } from '../i18n/index.ts';
 import { createApiActors, type ApiActors } from '../machines/actors.ts';
 import { appMachine } from '../machines/app.machine.ts';
-import type { Notice } from '../machines/effects.ts';
+import type { Notice, User } from '../machines/effects.ts';
 import { liveEventsActor, type LiveEvent } from '../machines/live.ts';
 import type { forgotPasswordMachine } from '../machines/forgotPassword.machine.ts';
 import type { loginMachine, Session } from '../machines/login.machine.ts';
@@ -38,6 +38,9 @@ import type { favouriteMachine } from '../machines/favourite.machine.ts';
 import type { launchMachine } from '../machines/launch.machine.ts';
 import type { betHistoryMachine } from '../machines/betHistory.machine.ts';
 import type { Bet, fairnessMachine, VerifiedBet } from '../machines/fairness.machine.ts';
+import type { bonusesMachine } from '../machines/bonuses.machine.ts';
+import type { bonusClaimMachine } from '../machines/bonusClaim.machine.ts';
+import type { bonusForfeitMachine } from '../machines/bonusForfeit.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 import { withParams } from './address.ts';
@@ -185,6 +188,9 @@ interface FlowMachines {
   launch: typeof launchMachine;
   betHistory: typeof betHistoryMachine;
   fairness: typeof fairnessMachine;
+  bonuses: typeof bonusesMachine;
+  bonusClaim: typeof bonusClaimMachine;
+  bonusForfeit: typeof bonusForfeitMachine;
 }
 export type FlowName = keyof FlowMachines;
 type FlowMachine = FlowMachines[FlowName];
@@ -220,6 +226,15 @@ function createFlows(
   const liveEvents = liveEventsActor((listener) => outside.live.subscribe(listener));
   const newIdempotencyKey = fromPromise<string>(() => outside.newIdempotencyKey());
   const copyText = fromPromise<void, { text: string }>(({ input }) => outside.copyText(input.text));
+  const bonusFlows = {
+    actors: { ...actors, liveEvents, newIdempotencyKey },
+    actions: {
+      notify: notifyAction,
+      navigate,
+      updateUser: (_: unknown, { user }: { user: User }) => app.send({ type: 'USER.UPDATED', user }),
+      close: () => outside.navigate(withParams(outside.address(), { forfeit: '' })),
+    },
+  };
 
   return {
     login: {
@@ -343,6 +358,10 @@ function createFlows(
     },
     betHistory: { actors: { loadBetHistory: actors.loadBetHistory, liveEvents } },
     // src/fairness in this browser (WebCrypto), its code loaded with the first bet verified.
+    // The bonus screen's flows share one set: each takes its actors and actions by name (their code loads with the screen).
+    bonuses: { actors: bonusFlows.actors },
+    bonusClaim: bonusFlows,
+    bonusForfeit: bonusFlows,
     fairness: { actors: { verifyBet: fromPromise<VerifiedBet, Bet>(({ input }) => import('../machines/fairness.verify.ts').then((m) => m.verifyBet(input))) } },
   };
 }

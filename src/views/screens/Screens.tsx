@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
-import { Link, useSearch } from 'wouter';
 import { styled } from 'goober';
 import { useT } from '../i18n-context.ts';
 import { useWiring } from '../wiring.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
-import { EmptyState, Screen, Tabs } from '../components/Screen.tsx';
+import { Screen } from '../components/Screen.tsx';
 import { theme } from '../theme.ts';
 import type { WalletTab } from '../wallet/tabs.ts';
 
@@ -13,27 +12,6 @@ import type { WalletTab } from '../wallet/tabs.ts';
  * The screens whose flows arrive with later work: each has its real layout and its empty state now, so
  * routes, links and the back button work from the start.
  */
-
-const BONUS_TABS = ['all', 'active', 'queued', 'completed', 'forfeited'] as const;
-
-export function BonusScreen() {
-  const { t } = useT();
-  const tab = new URLSearchParams(useSearch()).get('tab') ?? 'all';
-  return (
-    <PlayerOnly title={t('bonus.title')}>
-      <Screen title={t('bonus.title')}>
-        <Tabs aria-label={t('bonus.title')}>
-          {BONUS_TABS.map((name) => (
-            <Link key={name} href={name === 'all' ? '/bonus' : `/bonus?tab=${name}`} aria-current={tab === name ? 'page' : undefined}>
-              {t(`bonus.tabs.${name}`)}
-            </Link>
-          ))}
-        </Tabs>
-        <EmptyState>{t('states.empty')}</EmptyState>
-      </Screen>
-    </PlayerOnly>
-  );
-}
 
 /** The wallet's old addresses (/wallet/deposit, ...): the wallet is a dialog over the lobby now (DESIGN.md). */
 export function WalletRedirect({ tab }: { tab: WalletTab }) {
