@@ -65,10 +65,10 @@ async function setLanguage(language: string) {
   await page.evaluate((lang) => window.localStorage.setItem('casino.language', lang), language);
 }
 
-async function screenshots(target: Page, name: string) {
+async function screenshots(target: Page, name: string, fullPage = true) {
   for (const width of [390, 1280]) {
     await target.setViewportSize({ width, height: 900 });
-    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: width === 390 });
+    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: fullPage && width === 390 });
   }
   await target.setViewportSize({ width: 1280, height: 900 });
 }
@@ -163,7 +163,7 @@ it('lets a friend register from the link with the code kept, and verify the emai
 
 it('shows the referrer the friend counted, claims the reward to the toast and /bonus, and the wallet has it', async () => {
   await page.goto(`${server.url}/refer-a-friend`);
-  await page.getByText(`Referral bonus: ${reward}\u00a0LTC`).waitFor();
+  await page.locator('p.amount').filter({ hasText: `${reward}\u00a0LTC` }).waitFor();
   expect(await figure(page, 'Friends referred').textContent()).toBe('1');
   expect(await figure(page, 'Ready to claim').textContent()).toBe('1');
   expect(await figure(page, 'Already rewarded').textContent()).toBe('0');
@@ -177,7 +177,7 @@ it('shows the referrer the friend counted, claims the reward to the toast and /b
   const wallet = page.getByRole('dialog', { name: 'Wallet' });
   await figure(page, 'Available', wallet).filter({ hasText: `${reward}\u00a0LTC` }).waitFor();
   expect(await figure(page, 'Bonus', wallet).textContent()).toBe('0\u00a0LTC');
-  await screenshots(page, 'referral-wallet-en');
+  await screenshots(page, 'referral-wallet-en', false);
 });
 
 for (const [language, texts] of [
@@ -234,7 +234,7 @@ it('shows the bonus balance in the wallet and explains a withdrawal refused whil
   await wallet.getByRole('button', { name: 'Confirm' }).click();
   await wallet.getByRole('alert').filter({ hasText: 'Cashout not allowed' }).waitFor();
   await wallet.getByText('A bonus is still being wagered, so this money cannot be withdrawn yet.', { exact: false }).waitFor();
-  await screenshots(wagering, 'withdraw-cashout-not-allowed');
+  await screenshots(wagering, 'withdraw-cashout-not-allowed', false);
   await wallet.getByRole('link', { name: 'See your active bonus' }).click();
   await wagering.waitForURL((url) => url.pathname === '/bonus' && url.searchParams.get('tab') === 'active');
   expect(await wagering.getByRole('dialog', { name: 'Wallet' }).count()).toBe(0);

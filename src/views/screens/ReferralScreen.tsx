@@ -75,6 +75,9 @@ const Card = styled('section')`
   .refused {
     color: ${theme.color.danger};
   }
+  button:disabled:not([aria-busy='true']) {
+    cursor: not-allowed;
+  }
   .amount {
     font-size: ${theme.font.size.large};
     font-weight: 700;
@@ -82,12 +85,17 @@ const Card = styled('section')`
   }
 `;
 
+/* One figure a row on a phone, label beside value; three side by side from a tablet up. */
 const Stats = styled('dl')`
   display: grid;
-  grid-template-columns: repeat(3, minmax(0, 1fr));
+  grid-template-columns: 1fr;
   gap: ${theme.space(2)};
   margin: 0;
   div {
+    display: flex;
+    justify-content: space-between;
+    align-items: baseline;
+    gap: ${theme.space(3)};
     padding: ${theme.space(3)};
     border-radius: ${theme.radius.medium};
     background: ${theme.color.background};
@@ -98,10 +106,20 @@ const Stats = styled('dl')`
     font-size: ${theme.font.size.small};
   }
   dd {
-    margin: ${theme.space(1)} 0 0;
-    font-size: ${theme.font.size.title};
+    margin: 0;
+    font-size: ${theme.font.size.large};
     font-weight: 700;
     font-variant-numeric: tabular-nums;
+  }
+  ${theme.breakpoint.tablet} {
+    grid-template-columns: repeat(3, minmax(0, 1fr));
+    div {
+      display: block;
+    }
+    dd {
+      margin-top: ${theme.space(1)};
+      font-size: ${theme.font.size.title};
+    }
   }
 `;
 
@@ -199,7 +217,7 @@ export function ReferralPanel({ origin, canShare }: ReferralInput) {
       <Card aria-labelledby="referral-claim-title">
         <h2 id="referral-claim-title">{t('bonus.types.referral')}</h2>
         {reward !== null && referral.claimableCount > 0 && wallet ? (
-          <p className="amount">{t('referral.bonusAmount', { amount: money(claimableAmount(reward, referral.claimableCount)) })}</p>
+          <p className="amount">{money(claimableAmount(reward, referral.claimableCount))}</p>
         ) : null}
         {wallets.length > 1 ? (
           <SelectField
