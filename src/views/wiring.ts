@@ -307,15 +307,9 @@ function createFlows(
       },
       actions: { notify: notifyAction },
     },
+    // Its API actors by name among all of them (loadReferral, loadWallets, claimReferral).
     referral: {
-      actors: {
-        loadReferral: actors.loadReferral,
-        loadWallets: actors.loadWallets,
-        claimReferral: actors.claimReferral,
-        newIdempotencyKey,
-        copyText,
-        shareLink: fromPromise<void, ShareRequest>(({ input }) => outside.share(input)),
-      },
+      actors: { ...actors, newIdempotencyKey, copyText, shareLink: fromPromise<void, ShareRequest>(({ input }) => outside.share(input)) },
       actions: { notify: notifyAction, navigate },
     },
     transactions: { actors: { loadTransactions: actors.loadTransactions, liveEvents } },
