@@ -641,6 +641,7 @@ export const enScreens = {
     claimedAt: 'Claimed',
     expireAt: 'Expires',
     validTill: 'Valid till {{date}}',
+    validOneDay: 'Valid for 1 day after claiming',
     validDays: 'Valid for {{count}} days after claiming',
     joiningAmount: 'Joining amount',
     referralBonusAmount: 'Referral bonus amount',

@@ -638,6 +638,7 @@ export const esScreens: ScreensDictionary = {
     claimedAt: 'Reclamado',
     expireAt: 'Caduca',
     validTill: 'Válido hasta el {{date}}',
+    validOneDay: 'Válido durante 1 día después de reclamarlo',
     validDays: 'Válido durante {{count}} días después de reclamarlo',
     joiningAmount: 'Importe de bienvenida',
     referralBonusAmount: 'Importe del bono de referido',

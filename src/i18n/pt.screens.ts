@@ -638,6 +638,7 @@ export const ptScreens: ScreensDictionary = {
     claimedAt: 'Resgatado',
     expireAt: 'Expira',
     validTill: 'Válido até {{date}}',
+    validOneDay: 'Válido durante 1 dia após o resgate',
     validDays: 'Válido durante {{count}} dias após o resgate',
     joiningAmount: 'Valor de adesão',
     referralBonusAmount: 'Valor do bónus de convite',

@@ -34,10 +34,14 @@ export function inTab(bonus: Pick<UserBonus, 'status'>, tab: BonusTab): boolean 
   return bonus.status === tab;
 }
 
-/** How much of the wagering is done, in whole percent (0 to 100), computed on units, never floats. */
-export function wageringPercent(bonus: Pick<UserBonus, 'wageredAmount' | 'amountToWager'>): number {
+/**
+ * How much of the wagering is done, in whole percent (0 to 100), computed on units, never floats. Nothing
+ * to wager is all done for a completed bonus, and none yet for one still waiting for its money (a deposit
+ * bonus before the deposit).
+ */
+export function wageringPercent(bonus: Pick<UserBonus, 'wageredAmount' | 'amountToWager' | 'status'>): number {
   const total = parseAmount(bonus.amountToWager);
-  if (total <= 0n) return 100;
+  if (total <= 0n) return bonus.status === 'completed' ? 100 : 0;
   const done = (parseAmount(bonus.wageredAmount) * 100n) / total;
   return Number(done > 100n ? 100n : done);
 }

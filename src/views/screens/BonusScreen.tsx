@@ -1,8 +1,10 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { useSelector } from '@xstate/react';
 import { Link, useSearch } from 'wouter';
 import { styled } from 'goober';
 import { formatAmount, formatDate } from '../../format.ts';
+import { parseAmount } from '../../money.ts';
 import {
   BONUS_TABS,
   bonusesMachine,
@@ -212,8 +214,10 @@ function terms(bonus: Bonus, t: T, language: Language): string[] {
     lines.push(t('bonus.depositOffer', { percentage: formatAmount(bonus.percentage, '', language), amount: formatAmount(bonus.minDeposit, '', language), currency: bonus.currencyCode }));
     if (bonus.amount !== null) lines.push(t('bonus.upTo', { amount: money(bonus.amount, bonus.currencyCode, language) }));
   }
+  // A referral reward is paid per friend, with nothing to wager and no time to do it in.
+  if (bonus.type === 'referral') return lines;
   if (bonus.wageringMultiplier > 0) lines.push(t('bonus.wagering', { multiplier: bonus.wageringMultiplier }));
-  lines.push(t('bonus.validDays', { count: bonus.validDays }));
+  lines.push(bonus.validDays === 1 ? t('bonus.validOneDay') : t('bonus.validDays', { count: bonus.validDays }));
   if (bonus.validTill !== null) lines.push(t('bonus.validTill', { date: formatDate(bonus.validTill, language, 'datetime') }));
   return lines;
 }
@@ -275,13 +279,18 @@ function MyBonusCard({ bonus }: { bonus: UserBonus }) {
         <Badge data-status={bonus.status}>{t(`bonus.statuses.${bonus.status}`)}</Badge>
       </Head>
       <h3>{bonus.bonus.name}</h3>
-      <Headline>{money(bonus.amount, bonus.currencyCode, language)}</Headline>
-      <Wagering bonus={bonus} />
+      {/* Nothing credited yet (a queued bonus, a deposit bonus before its deposit): what the offer gives. */}
+      <Headline>{parseAmount(bonus.amount) > 0n ? money(bonus.amount, bonus.currencyCode, language) : headline(bonus.bonus, language)}</Headline>
+      {bonus.status === 'queued' ? <Muted>{t('bonus.notStarted')}</Muted> : <Wagering bonus={bonus} />}
       <Facts>
         <dt>{t('bonus.claimedAt')}</dt>
         <dd>{formatDate(bonus.claimedAt, language, 'datetime')}</dd>
-        <dt>{t('bonus.expireAt')}</dt>
-        <dd>{bonus.expireAt === null ? t('bonus.notStarted') : formatDate(bonus.expireAt, language, 'datetime')}</dd>
+        {bonus.expireAt === null ? null : (
+          <>
+            <dt>{t('bonus.expireAt')}</dt>
+            <dd>{formatDate(bonus.expireAt, language, 'datetime')}</dd>
+          </>
+        )}
       </Facts>
       <Actions>
         {canForfeit(bonus) ? (
@@ -398,8 +407,9 @@ export function Bonuses() {
           </Section>
         </>
       )}
-      {offerId > 0 ? <ClaimDialog key={offerId} bonusId={offerId} /> : null}
-      {forfeiting ? <ForfeitDialog key={forfeiting.id} bonus={forfeiting} /> : null}
+      {/* The dialogs go beside the page's shell, which they make inert while open. */}
+      {offerId > 0 ? createPortal(<ClaimDialog key={offerId} bonusId={offerId} />, document.body) : null}
+      {forfeiting ? createPortal(<ForfeitDialog key={forfeiting.id} bonus={forfeiting} />, document.body) : null}
     </>
   );
 }
