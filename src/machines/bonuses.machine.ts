@@ -51,9 +51,18 @@ export function canForfeit(bonus: Pick<UserBonus, 'status'>): boolean {
   return bonus.status === 'active' || bonus.status === 'queued';
 }
 
-/** The player's bonus of an offer that is running or waiting, which makes the offer not claimable now. */
-export function runningClaim(offer: Pick<Bonus, 'id'>, mine: readonly UserBonus[]): UserBonus | null {
-  return mine.find((bonus) => bonus.bonusId === offer.id && canForfeit(bonus)) ?? null;
+/**
+ * The player's claim of an offer that makes it not claimable now (the server would refuse it): one running
+ * or waiting; for a daily offer one made on this UTC day; for any other offer any claim (once each).
+ */
+export function claimOf(offer: Pick<Bonus, 'id' | 'type'>, mine: readonly UserBonus[], now: Date): UserBonus | null {
+  const today = now.toISOString().slice(0, 10);
+  const claims = mine.filter((bonus) => bonus.bonusId === offer.id);
+  return (
+    claims.find(canForfeit) ??
+    claims.find((bonus) => offer.type !== 'daily' || bonus.claimedAt.slice(0, 10) === today) ??
+    null
+  );
 }
 
 export interface BonusesInput {

@@ -191,6 +191,11 @@ it('forfeits the active bonus after a confirmation that says what is lost; the q
   expect(await wagering(daily)).toEqual(['0', '0\u00a0LTC of 0.005\u00a0LTC wagered']);
   await openTab('Forfeited');
   await card(region('Forfeited'), 'Welcome bonus').getByText('Forfeited', { exact: true }).waitFor();
+  // A one-time offer once claimed is not offered again.
+  await openTab('All');
+  const offer = card(region('Available bonuses'), 'Welcome bonus');
+  await offer.getByText('Claimed: Forfeited').waitFor();
+  expect(await offer.getByRole('link', { name: 'Claim: Welcome bonus' }).count()).toBe(0);
   await openTab('Queued');
   await region('Queued').getByText('You have no queued bonuses.').waitFor();
   await screenshots('forfeited');

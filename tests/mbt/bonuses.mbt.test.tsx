@@ -7,7 +7,7 @@ import type { EventObject, SnapshotFrom } from 'xstate';
 import { errorMessageKey } from '../../src/api/errors.ts';
 import { formatAmount, formatDate } from '../../src/format.ts';
 import { bonusesFixtures } from '../../src/flows/fixtures/bonus.ts';
-import { BONUS_TABS, canForfeit, inTab, runningClaim, wageringPercent, type BonusTab, type bonusesMachine } from '../../src/machines/bonuses.machine.ts';
+import { BONUS_TABS, canForfeit, inTab, claimOf, wageringPercent, type BonusTab, type bonusesMachine } from '../../src/machines/bonuses.machine.ts';
 import { Bonuses } from '../../src/views/screens/BonusScreen.tsx';
 import { renderWithServices } from '../unit/views/harness.tsx';
 import { describeModel, type View } from './run.tsx';
@@ -60,7 +60,7 @@ function seeOffers(view: BonusesView, context: BonusesContext) {
   if (context.offers.length === 0) expect(within(region!).getByRole('status').textContent).toBe(view.t('bonus.emptyAvailable'));
   context.offers.forEach((offer, index) => {
     const card = cards[index]!;
-    const running = runningClaim(offer, context.mine);
+    const running = claimOf(offer, context.mine, new Date());
     expect(card.textContent).toContain(view.t(`bonus.types.${offer.type}`));
     // A referral reward has no wagering and no time to do it in; a day is one day.
     if (offer.type === 'referral') expect(card.textContent).not.toContain(view.t('bonus.validOneDay'));
@@ -69,7 +69,7 @@ function seeOffers(view: BonusesView, context: BonusesContext) {
       expect(card.textContent).toContain(view.t('bonus.depositOffer', { percentage: offer.percentage!, amount: formatAmount(offer.minDeposit!, '', view.language), currency: 'LTC' }));
     }
     const claim = within(card).queryByRole('link', { name: `${view.t('bonus.claim')}: ${offer.name}` });
-    // A referral offer is claimed on the refer-a-friend page; an offer running or queued for the player is not claimed again.
+    // A referral offer is claimed on the refer-a-friend page; an offer the player claimed (a daily one today) is not claimed again.
     expect(claim !== null).toBe(offer.type !== 'referral' && running === null);
     if (claim) expect(claim.getAttribute('href')).toBe(`/bonus?bonus=${offer.id}`);
     expect(within(card).queryByRole('link', { name: view.t('bonus.referralLink') }) !== null).toBe(offer.type === 'referral');

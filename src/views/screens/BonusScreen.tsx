@@ -11,7 +11,7 @@ import {
   bonusTab,
   canForfeit,
   inTab,
-  runningClaim,
+  claimOf,
   wageringPercent,
   type Bonus,
   type BonusTab,
@@ -380,7 +380,7 @@ export function Bonuses() {
               ) : (
                 <Grid>
                   {offers.map((offer) => (
-                    <OfferCard key={offer.id} bonus={offer} running={runningClaim(offer, mine)} />
+                    <OfferCard key={offer.id} bonus={offer} running={claimOf(offer, mine, new Date())} />
                   ))}
                 </Grid>
               )}
