@@ -196,6 +196,13 @@ it('forfeits the active bonus after a confirmation that says what is lost; the q
   const offer = card(region('Available bonuses'), 'Welcome bonus');
   await offer.getByText('Claimed: Forfeited').waitFor();
   expect(await offer.getByRole('link', { name: 'Claim: Welcome bonus' }).count()).toBe(0);
+  // Its details say so too, with no claim to make.
+  await offer.getByRole('link', { name: 'Details: Welcome bonus' }).click();
+  const details = page.getByRole('dialog', { name: 'Welcome bonus' });
+  await details.getByText('Claimed: Forfeited').waitFor();
+  expect(await details.getByRole('button', { name: 'Claim', exact: true }).count()).toBe(0);
+  await details.getByRole('button', { name: 'Close' }).click();
+  await details.waitFor({ state: 'detached' });
   await openTab('Queued');
   await region('Queued').getByText('You have no queued bonuses.').waitFor();
   await screenshots('forfeited');

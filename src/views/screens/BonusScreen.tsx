@@ -408,7 +408,7 @@ export function Bonuses() {
         </>
       )}
       {/* The dialogs go beside the page's shell, which they make inert while open. */}
-      {offerId > 0 ? createPortal(<ClaimDialog key={offerId} bonusId={offerId} />, document.body) : null}
+      {offerId > 0 ? createPortal(<ClaimDialog key={offerId} bonusId={offerId} claims={mine.filter((bonus) => bonus.bonusId === offerId)} />, document.body) : null}
       {forfeiting ? createPortal(<ForfeitDialog key={forfeiting.id} bonus={forfeiting} />, document.body) : null}
     </>
   );
@@ -428,8 +428,11 @@ function OfferFacts({ bonus }: { bonus: Bonus }) {
   );
 }
 
-/** An offer's dialog: its details, then the claim in a wallet of its currency. */
-export function ClaimDialog({ bonusId }: { bonusId: number }) {
+/**
+ * An offer's dialog: its details, then the claim in a wallet of its currency; an offer the player already
+ * claimed (`claims`: theirs of this offer) says so instead, as the server would refuse it.
+ */
+export function ClaimDialog({ bonusId, claims = [] }: { bonusId: number; claims?: readonly UserBonus[] }) {
   const { t, language } = useT();
   const { navigate } = useWiring();
   const address = useAddress();
@@ -468,6 +471,13 @@ export function ClaimDialog({ bonusId }: { bonusId: number }) {
           </Link>
         </Actions>
       </>
+    );
+  } else if (state === 'ready' && bonus && claimOf(bonus, claims, new Date())) {
+    const claimed = claimOf(bonus, claims, new Date())!;
+    body = (
+      <p role="status">
+        <Badge data-status={claimed.status}>{t('bonus.claimedBadge', { status: t(`bonus.statuses.${claimed.status}`) })}</Badge>
+      </p>
     );
   } else {
     const wallet = claimWallet({ wallets, walletId });
