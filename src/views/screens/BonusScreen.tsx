@@ -306,6 +306,28 @@ function MyBonusCard({ bonus }: { bonus: UserBonus }) {
   );
 }
 
+/** An empty tab's way on: a link that looks like the product's primary button. */
+const ActionLink = styled(Link)`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-height: 2.75rem;
+  margin-top: ${theme.space(3)};
+  padding: ${theme.space(2.5)} ${theme.space(4)};
+  border-radius: ${theme.radius.medium};
+  background: ${theme.color.accentStrong};
+  color: ${theme.color.accentText};
+  font-weight: 600;
+  text-decoration: none;
+  &:hover {
+    filter: brightness(1.15);
+  }
+  &:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+    outline-offset: 2px;
+  }
+`;
+
 const EMPTY_KEYS = {
   all: 'bonus.emptyMine',
   active: 'bonus.emptyActive',
@@ -319,9 +341,9 @@ function Empty({ tab, hasOffers }: { tab: BonusTab; hasOffers: boolean }) {
   const { t } = useT();
   const next: ReactNode =
     tab === 'completed' ? (
-      <Link href="/casino">{t('bonus.browseGames')}</Link>
+      <ActionLink href="/casino">{t('bonus.browseGames')}</ActionLink>
     ) : tab !== 'all' && hasOffers ? (
-      <Link href="/bonus">{t('bonus.seeOffers')}</Link>
+      <ActionLink href="/bonus">{t('bonus.seeOffers')}</ActionLink>
     ) : null;
   return (
     <EmptyState>
