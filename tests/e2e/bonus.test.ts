@@ -224,10 +224,10 @@ it('moves the wagering bar with each bet on a house game, until the bonus is com
   await daily.waitFor();
   // The page is open: each bet moves the balance, and the bar follows without a reload.
   await roll();
-  await expect.poll(() => wagering(daily)).toEqual(['40', '0.002\u00a0LTC of 0.005\u00a0LTC wagered']);
+  await expect.poll(() => wagering(daily), { timeout: 15_000 }).toEqual(['40', '0.002\u00a0LTC of 0.005\u00a0LTC wagered']);
   await screenshots('wagering');
   await roll();
-  await expect.poll(() => wagering(daily)).toEqual(['80', '0.004\u00a0LTC of 0.005\u00a0LTC wagered']);
+  await expect.poll(() => wagering(daily), { timeout: 15_000 }).toEqual(['80', '0.004\u00a0LTC of 0.005\u00a0LTC wagered']);
   await roll();
   await region('Active').getByText('You have no active bonuses.').waitFor();
   await openTab('Completed');
