@@ -22,6 +22,7 @@ import type { GameSession, HouseTable, OpenGameSession } from './launch.machine.
 import type { BetHistoryPage, BetHistoryRequest } from './betHistory.machine.ts';
 import type { BonusCalls } from './bonus.actors.ts';
 import type { ReferralClaim, ReferralClaimRequest, ReferralStatus } from './referral.machine.ts';
+import type { LimitsCalls } from './limits.actors.ts';
 
 /*
  * The real implementations of the machines' API actors, one per actor name, each one call of the typed
@@ -82,9 +83,20 @@ function bonusActors(client: ApiClient): BonusActors {
   ) as BonusActors;
 }
 
+type LimitsActors = { [K in keyof LimitsCalls]: PromiseActorLogic<Awaited<ReturnType<LimitsCalls[K]>>, Parameters<LimitsCalls[K]>[1]> };
+
+/** The responsible-gambling actors: their calls (./limits.actors.ts) load with the first of them, not with the app. */
+function limitsActors(client: ApiClient): LimitsActors {
+  const names = ['loadLimits', 'saveLimits', 'selfExclude', 'saveSessionLimit'] as const satisfies readonly (keyof LimitsCalls)[];
+  return Object.fromEntries(
+    names.map((name) => [name, fromPromise<unknown, never>(({ input, signal }) => import('./limits.actors.ts').then((calls) => (calls.limitsCalls[name] as BonusCall)(client, input, signal)))]),
+  ) as LimitsActors;
+}
+
 export function createApiActors(client: ApiClient, storage: TokenStorage) {
   return {
     ...bonusActors(client),
+    ...limitsActors(client),
     restoreSession: fromPromise<RestoredSession | null>(async ({ signal }) => {
       const accessToken = storage.readToken();
       if (accessToken === null || accessToken === '') return null;

@@ -29,6 +29,9 @@ export const NOTICE_MESSAGES = [
   'messages.pleaseLogin',
   'messages.bonusClaimed',
   'messages.bonusForfeited',
+  'messages.limitsUpdated',
+  'messages.selfExclusionStarted',
+  'messages.sessionLimitUpdated',
 ] as const;
 export type NoticeMessage = (typeof NOTICE_MESSAGES)[number];
 

@@ -26,6 +26,10 @@ import { minesMachine } from './mines.machine.ts';
 import { bonusesMachine } from './bonuses.machine.ts';
 import { bonusClaimMachine } from './bonusClaim.machine.ts';
 import { bonusForfeitMachine } from './bonusForfeit.machine.ts';
+import { limitsMachine } from './limits.machine.ts';
+import { selfExclusionMachine } from './selfExclusion.machine.ts';
+import { sessionLimitMachine } from './sessionLimit.machine.ts';
+import { realityCheckMachine } from './realityCheck.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
 export const machines = {
@@ -55,6 +59,10 @@ export const machines = {
   bonuses: bonusesMachine,
   bonusClaim: bonusClaimMachine,
   bonusForfeit: bonusForfeitMachine,
+  limits: limitsMachine,
+  selfExclusion: selfExclusionMachine,
+  sessionLimit: sessionLimitMachine,
+  realityCheck: realityCheckMachine,
   // The house games' pages (src/views/house, their own composition root: src/views/house/wiring.ts).
   houseTable: houseTableMachine,
   mines: minesMachine,

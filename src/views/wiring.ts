@@ -41,6 +41,10 @@ import type { Bet, fairnessMachine, VerifiedBet } from '../machines/fairness.mac
 import type { bonusesMachine } from '../machines/bonuses.machine.ts';
 import type { bonusClaimMachine } from '../machines/bonusClaim.machine.ts';
 import type { bonusForfeitMachine } from '../machines/bonusForfeit.machine.ts';
+import type { limitsMachine } from '../machines/limits.machine.ts';
+import type { selfExclusionMachine } from '../machines/selfExclusion.machine.ts';
+import type { sessionLimitMachine } from '../machines/sessionLimit.machine.ts';
+import type { realityCheckMachine } from '../machines/realityCheck.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 import { withParams } from './address.ts';
@@ -191,6 +195,10 @@ interface FlowMachines {
   bonuses: typeof bonusesMachine;
   bonusClaim: typeof bonusClaimMachine;
   bonusForfeit: typeof bonusForfeitMachine;
+  limits: typeof limitsMachine;
+  selfExclusion: typeof selfExclusionMachine;
+  sessionLimit: typeof sessionLimitMachine;
+  realityCheck: typeof realityCheckMachine;
 }
 export type FlowName = keyof FlowMachines;
 type FlowMachine = FlowMachines[FlowName];
@@ -235,6 +243,8 @@ function createFlows(
       close: () => outside.navigate(withParams(outside.address(), { forfeit: '' })),
     },
   };
+
+  const limitsFlows = { actors, actions: { notify: notifyAction, endSession: () => app.send({ type: 'LOGOUT' }) } };
 
   return {
     login: {
@@ -356,6 +366,11 @@ function createFlows(
     bonuses: { actors: bonusFlows.actors },
     bonusClaim: bonusFlows,
     bonusForfeit: bonusFlows,
+    // The responsible-gambling flows share one set (their calls load with them); ending the session is the app's logout.
+    limits: limitsFlows,
+    selfExclusion: limitsFlows,
+    sessionLimit: limitsFlows,
+    realityCheck: limitsFlows,
     fairness: { actors: { verifyBet: fromPromise<VerifiedBet, Bet>(({ input }) => import('../machines/fairness.verify.ts').then((m) => m.verifyBet(input))) } },
   };
 }

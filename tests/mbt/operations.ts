@@ -111,6 +111,10 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
   loadHouseTable: { request: none, response: (houseTable) => ({ data: { houseTable }, errors: [] }) },
   requestWithdrawal: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (answer) => ({ data: answer, errors: [] }) },
   loadReferral: { request: none, response: (referral) => ({ data: { referral }, errors: [] }) },
+  loadLimits: { request: none, response: (limits) => ({ data: { limits }, errors: [] }) },
+  saveLimits: { request: (body) => ({ body }), response: (limits) => ({ data: { success: true, limits }, errors: [] }) },
+  selfExclude: { request: (body) => ({ body }), response: (selfExclusion) => ({ data: { success: true, selfExclusion }, errors: [] }) },
+  saveSessionLimit: { request: (body) => ({ body }), response: (sessionLimitMinutes) => ({ data: { success: true, sessionLimitMinutes }, errors: [] }) },
   claimReferral: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (userBonusWallet) => ({ data: { userBonusWallet }, errors: [] }) },
 };
 

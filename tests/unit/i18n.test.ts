@@ -92,6 +92,10 @@ describe('dictionaries', () => {
           'games.demo',
           'wallet.transactions.types.casino',
           'common.no',
+          // Durations written with the units' symbols (min, h).
+          'responsibleGambling.duration.minutes',
+          'responsibleGambling.duration.hours',
+          'responsibleGambling.duration.hoursMinutes',
         ]);
         const copied = englishLeaves
           .filter(([path, text]) => own.get(path) === text && !sameEverywhere.has(path))

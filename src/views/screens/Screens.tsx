@@ -67,14 +67,3 @@ export function ProfileScreen() {
     </PlayerOnly>
   );
 }
-
-export function ResponsibleGamblingScreen() {
-  const { t } = useT();
-  return (
-    <PlayerOnly title={t('responsibleGambling.title')}>
-      <Screen title={t('responsibleGambling.title')}>
-        <p>{t('responsibleGambling.intro')}</p>
-      </Screen>
-    </PlayerOnly>
-  );
-}

@@ -34,6 +34,10 @@ describe('machines index', () => {
         'fairness',
         'houseTable',
         'mines',
+        'limits',
+        'selfExclusion',
+        'sessionLimit',
+        'realityCheck',
       ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);
