@@ -39,7 +39,7 @@ export function RealityCheckDialog({ sessionStartedAt, now }: { sessionStartedAt
   if (!checking) return null;
   const playOn = () => actor.send({ type: 'CONTINUE' });
   return (
-    <Dialog title={t('responsibleGambling.realityCheck.title')} closeLabel={t('responsibleGambling.realityCheck.continue')} onClose={playOn}>
+    <Dialog title={t('responsibleGambling.realityCheck.title')} closeLabel={t('common.close')} onClose={playOn}>
       <Body>
         <p>{t('responsibleGambling.realityCheck.played', { duration: formatDuration(playedMs, t) })}</p>
         <p>{t('responsibleGambling.realityCheck.limit', { duration: formatDuration((limitMinutes ?? 0) * 60_000, t) })}</p>
