@@ -38,6 +38,10 @@ describe('machines index', () => {
         'selfExclusion',
         'sessionLimit',
         'realityCheck',
+        'bonuses',
+        'bonusClaim',
+        'bonusForfeit',
+        'referral',
       ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);
