@@ -588,6 +588,7 @@ export const enScreens = {
     noLimit: 'No limit',
     pendingChange: 'Changes to {{value}} on {{date}}',
     pendingRemoval: 'Removed on {{date}}',
+    lockedWhileExcluded: 'While you are self-excluded, your limits cannot be changed.',
     unsavedChanges: 'You have unsaved changes.',
     save: 'Save limits',
     sessionLimit: {

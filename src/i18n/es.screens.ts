@@ -585,6 +585,7 @@ export const esScreens: ScreensDictionary = {
     noLimit: 'Sin límite',
     pendingChange: 'Cambia a {{value}} el {{date}}',
     pendingRemoval: 'Se elimina el {{date}}',
+    lockedWhileExcluded: 'Mientras estés autoexcluido, tus límites no se pueden cambiar.',
     unsavedChanges: 'Tienes cambios sin guardar.',
     save: 'Guardar límites',
     sessionLimit: {

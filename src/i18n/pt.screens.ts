@@ -585,6 +585,7 @@ export const ptScreens: ScreensDictionary = {
     noLimit: 'Sem limite',
     pendingChange: 'Passa a {{value}} em {{date}}',
     pendingRemoval: 'Removido em {{date}}',
+    lockedWhileExcluded: 'Enquanto estiver autoexcluído, os seus limites não podem ser alterados.',
     unsavedChanges: 'Tem alterações por guardar.',
     save: 'Guardar limites',
     sessionLimit: {

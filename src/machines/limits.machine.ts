@@ -15,7 +15,8 @@ import { toFailure } from './failure.ts';
  * that changed (the API sets the three periods of one kind at once), in order, and stops at the first
  * refusal, which shows its SPEC §8 message or "Something went wrong". Once all are saved: the toast,
  * and the flag is reset. A decrease applies at once; an increase or a removal comes back as pending
- * with the time it takes effect.
+ * with the time it takes effect. A self-excluded player (signed in again for their money) sees the
+ * limits without the form: the server refuses a change until the exclusion ends.
  */
 
 export type ResponsibleGambling = components['schemas']['ResponsibleGambling'];
@@ -152,6 +153,7 @@ export const limitsMachine = setup({
     }),
   },
   guards: {
+    selfExcluded: (_, params: { limits: ResponsibleGambling }) => params.limits.selfExclusion.type !== null,
     formInvalid: ({ context }) => Object.values(allCodes(context.values)).some((codes) => codes.length > 0),
     hasChanges: ({ context }) => context.hasChanges,
     /** The kind's fields differ from what is saved. */
@@ -165,13 +167,22 @@ export const limitsMachine = setup({
     loading: {
       invoke: {
         src: 'loadLimits',
-        onDone: { target: 'editing', actions: { type: 'storeLimits', params: ({ event }) => ({ limits: event.output }) } },
+        onDone: [
+          {
+            guard: { type: 'selfExcluded', params: ({ event }) => ({ limits: event.output }) },
+            target: 'locked',
+            actions: { type: 'storeLimits', params: ({ event }) => ({ limits: event.output }) },
+          },
+          { target: 'editing', actions: { type: 'storeLimits', params: ({ event }) => ({ limits: event.output }) } },
+        ],
         onError: { target: 'failed', actions: { type: 'storeLoadFailure', params: ({ event }) => ({ error: event.error }) } },
       },
     },
     failed: {
       on: { RETRY: 'loading' },
     },
+    /** Self-excluded: the limits are shown, not changed (the server refuses it until the exclusion ends). */
+    locked: {},
     editing: {
       on: {
         'FIELD.CHANGE': {

@@ -242,6 +242,9 @@ it('self-excludes a player: the confirmation says what happens, the player is lo
   await mobile.goto(`${server.url}/responsible-gambling`);
   await mobile.getByRole('region', { name: 'Self-exclusion' }).getByText(/You are self-excluded until /).waitFor();
   expect(await mobile.getByRole('button', { name: 'Start self-exclusion' }).count()).toBe(0);
+  // The limits to read: the server refuses a change until the exclusion ends.
+  await mobile.getByText('While you are self-excluded, your limits cannot be changed.').waitFor();
+  expect(await mobile.getByRole('button', { name: 'Save limits' }).count()).toBe(0);
   await screenshots(mobile, 'rg-self-excluded-page');
   await own.close();
 });

@@ -22,7 +22,8 @@ type LimitsSnapshot = SnapshotFrom<typeof limitsMachine>;
  * The limits form: nine fields in three groups (deposit, bet, loss), each with the limit in force and a
  * pending change with its date; the SPEC §5 messages beside the fields as typed; Save enabled by the
  * has-changes flag; one request per kind that changed, in page order, each with every period of its kind;
- * the toast once all are saved (and the flag reset); a refusal's message, or "Something went wrong".
+ * the toast once all are saved (and the flag reset); a refusal's message, or "Something went wrong"; a
+ * self-excluded player's limits to read, without Save.
  */
 
 /** The requests each path's view sent, in order. */
@@ -60,7 +61,7 @@ function hintOf(view: LimitsView, limits: ResponsibleGambling, field: LimitField
   return text;
 }
 
-function seeForm(view: LimitsView, snapshot: LimitsSnapshot, saving: boolean) {
+function seeForm(view: LimitsView, snapshot: LimitsSnapshot, saving: boolean, locked = false) {
   const { context } = snapshot;
   const limits = context.limits!;
   for (const kind of LIMIT_KINDS) {
@@ -68,7 +69,7 @@ function seeForm(view: LimitsView, snapshot: LimitsSnapshot, saving: boolean) {
       const field = `${kind}.${period}` as const;
       const input = fieldOf(view, field);
       expect(input.value).toBe(context.values[field]);
-      expect(input.readOnly).toBe(saving);
+      expect(input.readOnly).toBe(saving || locked);
       const described = (input.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '');
       expect(described).toContain(hintOf(view, limits, field));
       const messages = (context.fieldErrors[field] ?? []).map((code) => view.t(ruleMessageKey(code)!));
@@ -76,8 +77,15 @@ function seeForm(view: LimitsView, snapshot: LimitsSnapshot, saving: boolean) {
       if (messages.length) expect(described).toContain(messages.join(''));
     }
   }
-  const save = buttonNamed(saving ? view.t('common.saving') : view.t('responsibleGambling.save'))!;
-  expect(save.disabled).toBe(saving || !context.hasChanges);
+  const save = buttonNamed(saving ? view.t('common.saving') : view.t('responsibleGambling.save'));
+  if (locked) {
+    // Self-excluded: the limits to read, no Save, and why.
+    expect(save).toBeNull();
+    expect(screen.getByText(view.t('responsibleGambling.lockedWhileExcluded'))).toBeTruthy();
+  } else {
+    expect(save!.disabled).toBe(saving || !context.hasChanges);
+    expect(screen.queryByText(view.t('responsibleGambling.lockedWhileExcluded'))).toBeNull();
+  }
   expect(screen.queryByText(view.t('responsibleGambling.unsavedChanges')) !== null).toBe(context.hasChanges);
   const alert = screen.queryAllByRole('alert').find((element) => element.tagName === 'P');
   if (context.failed) expect(alert?.textContent).toBe(view.t(errorMessageKey(context.errorCode, 'limits')));
@@ -124,6 +132,7 @@ describeModel('limits', {
       expect(buttonNamed(view.t('common.retry'))).not.toBeNull();
     },
     editing: (view, snapshot) => seeForm(view, snapshot, false),
+    locked: (view, snapshot) => seeForm(view, snapshot, false, true),
     // Passed through between two requests, never rested in.
     'saving.next': (view, snapshot) => seeForm(view, snapshot, true),
     'saving.deposit': (view, snapshot) => seeSaving(view, snapshot, 'deposit'),

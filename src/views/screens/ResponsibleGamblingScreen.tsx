@@ -155,7 +155,10 @@ const Note = styled('p')`
 
 // ── Limits ─────────────────────────────────────────────────────────────────────────────────────────────
 
-/** The deposit, bet and loss limits; `children` follow once the settings are loaded (the page's other cards). */
+/**
+ * The deposit, bet and loss limits; `children` follow once the settings are loaded (the page's other
+ * cards), or come first for a self-excluded player, whose limits are shown to read only.
+ */
 export function LimitsPanel({ children }: { children?: (settings: ResponsibleGambling) => ReactNode }) {
   const { t, language } = useT();
   const actor = useFlow(limitsMachine);
@@ -180,6 +183,7 @@ export function LimitsPanel({ children }: { children?: (settings: ResponsibleGam
   const currency = limits.currencyCode;
   const money = (amount: string) => formatAmount(amount, currency, language);
   const saving = state === 'saving';
+  const locked = state === 'locked';
   const submit = (event: FormEvent) => {
     event.preventDefault();
     actor.send({ type: 'SAVE' });
@@ -209,7 +213,7 @@ export function LimitsPanel({ children }: { children?: (settings: ResponsibleGam
           inputMode="decimal"
           autoComplete="off"
           value={values[field]}
-          readOnly={saving}
+          readOnly={saving || locked}
           onChange={(event) => actor.send({ type: 'FIELD.CHANGE', field, value: event.target.value })}
           errors={fieldMessages(t, fieldErrors[field])}
           hint={hint}
@@ -219,6 +223,8 @@ export function LimitsPanel({ children }: { children?: (settings: ResponsibleGam
 
   return (
     <Stack>
+      {/* Self-excluded: the exclusion first, the limits below it to read. */}
+      {locked ? children?.(limits) : null}
       <Card aria-labelledby="limits-title">
         <h2 id="limits-title">{t('responsibleGambling.limitsTitle')}</h2>
         <p className="muted">
@@ -233,16 +239,20 @@ export function LimitsPanel({ children }: { children?: (settings: ResponsibleGam
               </Kind>
             ))}
             {failed ? <FormError role="alert">{t(errorMessageKey(errorCode, 'limits'))}</FormError> : null}
-            <div className="row">
-              <Button type="submit" disabled={!hasChanges || saving} aria-busy={saving}>
-                {saving ? t('common.saving') : t('responsibleGambling.save')}
-              </Button>
-              {hasChanges ? <span className="muted">{t('responsibleGambling.unsavedChanges')}</span> : null}
-            </div>
+            {locked ? (
+              <p className="muted">{t('responsibleGambling.lockedWhileExcluded')}</p>
+            ) : (
+              <div className="row">
+                <Button type="submit" disabled={!hasChanges || saving} aria-busy={saving}>
+                  {saving ? t('common.saving') : t('responsibleGambling.save')}
+                </Button>
+                {hasChanges ? <span className="muted">{t('responsibleGambling.unsavedChanges')}</span> : null}
+              </div>
+            )}
           </Stack>
         </form>
       </Card>
-      {children?.(limits)}
+      {locked ? null : children?.(limits)}
     </Stack>
   );
 }
@@ -407,12 +417,16 @@ function Panels() {
   const [now] = useState(() => new Date().toISOString());
   return (
     <LimitsPanel>
-      {(settings) => (
-        <>
-          <SessionLimitPanel minutes={settings.sessionLimitMinutes} />
+      {(settings) =>
+        settings.selfExclusion.type !== null ? (
           <SelfExclusionPanel selfExclusion={settings.selfExclusion} now={now} />
-        </>
-      )}
+        ) : (
+          <>
+            <SessionLimitPanel minutes={settings.sessionLimitMinutes} />
+            <SelfExclusionPanel selfExclusion={settings.selfExclusion} now={now} />
+          </>
+        )
+      }
     </LimitsPanel>
   );
 }
