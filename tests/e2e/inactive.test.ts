@@ -38,11 +38,13 @@ async function logIn() {
 
 it('ends the session of an account inactivated meanwhile, and refuses its next login', async () => {
   await page.goto(`${server.url}/?dialog=login`);
-  // The new session's own calls (the profile fetched again, the bell's count) are answered first: one of
-  // them answered after the inactivation would end the session in this page, before the next one loads.
+  // The new session's own calls (the profile fetched again, the bell's count, the reality check's session
+  // limit) are answered first: one of them answered after the inactivation would end the session in this
+  // page, before the next one loads.
   const settled = Promise.all([
     page.waitForResponse((response) => response.url().includes('/api/v1/user/get-user')),
     page.waitForResponse((response) => response.url().includes('/api/v1/common/user-notification')),
+    page.waitForResponse((response) => response.url().includes('/api/v1/responsible-gambling/get-limits')),
   ]);
   await logIn();
   await page.getByRole('button', { name: 'Account' }).waitFor();
