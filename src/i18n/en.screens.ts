@@ -634,6 +634,11 @@ export const enScreens = {
       activePermanent: 'You are permanently self-excluded.',
       activeHint: 'Deposits and play are refused; you can withdraw your balance.',
     },
+    /** Toasts of the page's flows (toasts load this part of the dictionary). */
+    notices: {
+      selfExclusionStarted: 'Self-exclusion started. You have been logged out.',
+      sessionLimitUpdated: 'Session limit updated.',
+    },
     realityCheck: {
       title: 'Reality check',
       played: 'You have been playing for {{duration}}.',

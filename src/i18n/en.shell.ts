@@ -129,8 +129,6 @@ export const enShell = {
     addressRemoved: 'Address removed.',
     profileImageUpdated: 'Profile picture updated.',
     profileImageRemoved: 'Profile picture removed.',
-    selfExclusionStarted: 'Self-exclusion started. You have been logged out.',
-    sessionLimitUpdated: 'Session limit updated.',
     favouriteAdded: 'Added to favourites.',
     favouriteRemoved: 'Removed from favourites.',
     languageChanged: 'Language changed.',

@@ -631,6 +631,11 @@ export const esScreens: ScreensDictionary = {
       activePermanent: 'Estás autoexcluido de forma permanente.',
       activeHint: 'Los depósitos y el juego están rechazados; puedes retirar tu saldo.',
     },
+    /** Toasts of the page's flows (toasts load this part of the dictionary). */
+    notices: {
+      selfExclusionStarted: 'Autoexclusión iniciada. Se ha cerrado tu sesión.',
+      sessionLimitUpdated: 'Límite de sesión actualizado.',
+    },
     realityCheck: {
       title: 'Aviso de realidad',
       played: 'Llevas jugando {{duration}}.',

@@ -121,8 +121,6 @@ export const esShell: ShellDictionary = {
     addressRemoved: 'Dirección eliminada.',
     profileImageUpdated: 'Foto de perfil actualizada.',
     profileImageRemoved: 'Foto de perfil eliminada.',
-    selfExclusionStarted: 'Autoexclusión iniciada. Se ha cerrado tu sesión.',
-    sessionLimitUpdated: 'Límite de sesión actualizado.',
     favouriteAdded: 'Añadido a favoritos.',
     favouriteRemoved: 'Eliminado de favoritos.',
     languageChanged: 'Idioma cambiado.',

@@ -631,6 +631,11 @@ export const ptScreens: ScreensDictionary = {
       activePermanent: 'Está autoexcluído permanentemente.',
       activeHint: 'Depósitos e jogo são recusados; pode levantar o seu saldo.',
     },
+    /** Toasts of the page's flows (toasts load this part of the dictionary). */
+    notices: {
+      selfExclusionStarted: 'Autoexclusão iniciada. A sua sessão foi terminada.',
+      sessionLimitUpdated: 'Limite de sessão atualizado.',
+    },
     realityCheck: {
       title: 'Alerta de realidade',
       played: 'Está a jogar há {{duration}}.',

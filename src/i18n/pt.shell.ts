@@ -121,8 +121,6 @@ export const ptShell: ShellDictionary = {
     addressRemoved: 'Endereço removido.',
     profileImageUpdated: 'Foto de perfil atualizada.',
     profileImageRemoved: 'Foto de perfil removida.',
-    selfExclusionStarted: 'Autoexclusão iniciada. A sua sessão foi terminada.',
-    sessionLimitUpdated: 'Limite de sessão atualizado.',
     favouriteAdded: 'Adicionado aos favoritos.',
     favouriteRemoved: 'Removido dos favoritos.',
     languageChanged: 'Idioma alterado.',

@@ -72,31 +72,30 @@ export async function settle<T>(call: Promise<Answer<T>>): Promise<T> {
   throw failureFromAnswer(answer.response.status, answer.error);
 }
 
-type BonusActors = { [K in keyof BonusCalls]: PromiseActorLogic<Awaited<ReturnType<BonusCalls[K]>>, Parameters<BonusCalls[K]>[1]> };
-type BonusCall = (client: ApiClient, input: unknown, signal: AbortSignal) => Promise<unknown>;
+/** A module's calls as actors of the same names: each call's input and output. */
+type ActorsOf<TCalls> = {
+  [K in keyof TCalls]: TCalls[K] extends (client: ApiClient, input: infer TInput, signal: AbortSignal) => Promise<infer TOutput> ? PromiseActorLogic<TOutput, TInput> : never;
+};
+type LazyCall = (client: ApiClient, input: unknown, signal: AbortSignal) => Promise<unknown>;
 
-/** The bonus screen's actors: their calls (./bonus.actors.ts) load with the first of them, not with the app. */
-function bonusActors(client: ApiClient): BonusActors {
-  const names = ['loadBonusOffers', 'loadUserBonuses', 'loadBonusDetail', 'claimBonus', 'forfeitBonus'] as const satisfies readonly (keyof BonusCalls)[];
+/**
+ * The actors of a lazily loaded page's calls (./bonus.actors.ts, ./limits.actors.ts): the module loads with
+ * the first of them, not with the app. One function for every such module keeps the app's first load small.
+ */
+function lazyActors<TCalls>(client: ApiClient, names: readonly (keyof TCalls & string)[], load: () => Promise<TCalls>): ActorsOf<TCalls> {
   return Object.fromEntries(
-    names.map((name) => [name, fromPromise<unknown, never>(({ input, signal }) => import('./bonus.actors.ts').then((calls) => (calls.bonusCalls[name] as BonusCall)(client, input, signal)))]),
-  ) as BonusActors;
-}
-
-type LimitsActors = { [K in keyof LimitsCalls]: PromiseActorLogic<Awaited<ReturnType<LimitsCalls[K]>>, Parameters<LimitsCalls[K]>[1]> };
-
-/** The responsible-gambling actors: their calls (./limits.actors.ts) load with the first of them, not with the app. */
-function limitsActors(client: ApiClient): LimitsActors {
-  const names = ['loadLimits', 'saveLimits', 'selfExclude', 'saveSessionLimit'] as const satisfies readonly (keyof LimitsCalls)[];
-  return Object.fromEntries(
-    names.map((name) => [name, fromPromise<unknown, never>(({ input, signal }) => import('./limits.actors.ts').then((calls) => (calls.limitsCalls[name] as BonusCall)(client, input, signal)))]),
-  ) as LimitsActors;
+    names.map((name) => [name, fromPromise<unknown, never>(({ input, signal }) => load().then((calls) => (calls[name] as LazyCall)(client, input, signal)))]),
+  ) as ActorsOf<TCalls>;
 }
 
 export function createApiActors(client: ApiClient, storage: TokenStorage) {
   return {
-    ...bonusActors(client),
-    ...limitsActors(client),
+    ...lazyActors<BonusCalls>(client, ['loadBonusOffers', 'loadUserBonuses', 'loadBonusDetail', 'claimBonus', 'forfeitBonus'], () =>
+      import('./bonus.actors.ts').then((module) => module.bonusCalls),
+    ),
+    ...lazyActors<LimitsCalls>(client, ['loadLimits', 'saveLimits', 'selfExclude', 'saveSessionLimit'], () =>
+      import('./limits.actors.ts').then((module) => module.limitsCalls),
+    ),
     restoreSession: fromPromise<RestoredSession | null>(async ({ signal }) => {
       const accessToken = storage.readToken();
       if (accessToken === null || accessToken === '') return null;

@@ -30,8 +30,8 @@ export const NOTICE_MESSAGES = [
   'messages.bonusClaimed',
   'messages.bonusForfeited',
   'messages.limitsUpdated',
-  'messages.selfExclusionStarted',
-  'messages.sessionLimitUpdated',
+  'responsibleGambling.notices.selfExclusionStarted',
+  'responsibleGambling.notices.sessionLimitUpdated',
 ] as const;
 export type NoticeMessage = (typeof NOTICE_MESSAGES)[number];
 

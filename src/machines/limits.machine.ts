@@ -1,7 +1,6 @@
 import { assign, setup } from 'xstate';
 import type { components, operations } from '../api/schema.d.ts';
-import { LIMIT_KINDS, LIMIT_PERIODS, LimitPeriods, type LimitKind, type LimitPeriod } from '../rules/limits.ts';
-import { codesByField, validate } from '../rules/validate.ts';
+import { LIMIT_KINDS, LIMIT_PERIODS, limitPeriodCodes, type LimitKind, type LimitPeriod } from '../rules/limitChecks.ts';
 import { notProvided, type ErrorCode, type Notice } from './effects.ts';
 import { toFailure } from './failure.ts';
 
@@ -64,12 +63,10 @@ export function savedValues(limits: ResponsibleGambling): LimitValues {
 
 const fieldOf = (kind: LimitKind, period: LimitPeriod): LimitField => `${kind}.${period}`;
 
-/** The SPEC §5 codes of one kind's three fields, as the server checks them. */
+/** The SPEC §5 codes of one kind's three fields, as the server checks them (src/rules/limitChecks.ts). */
 export function kindCodes(values: LimitValues, kind: LimitKind): Record<LimitField, string[]> {
-  const periods = Object.fromEntries(LIMIT_PERIODS.map((period) => [period, values[fieldOf(kind, period)]]));
-  const result = validate(LimitPeriods, periods);
-  const byPeriod = result.ok ? {} : codesByField(result.fields);
-  return Object.fromEntries(LIMIT_PERIODS.map((period) => [fieldOf(kind, period), byPeriod[period] ?? []])) as Record<LimitField, string[]>;
+  const byPeriod = limitPeriodCodes(Object.fromEntries(LIMIT_PERIODS.map((period) => [period, values[fieldOf(kind, period)]])));
+  return Object.fromEntries(LIMIT_PERIODS.map((period) => [fieldOf(kind, period), byPeriod[period]])) as Record<LimitField, string[]>;
 }
 
 function allCodes(values: LimitValues): Partial<Record<LimitField, string[]>> {

@@ -121,7 +121,7 @@ export const selfExclusionMachine = setup({
           target: 'done',
           actions: [
             { type: 'storeExclusion', params: ({ event }) => ({ selfExclusion: event.output }) },
-            { type: 'notify', params: { tone: 'success', message: 'messages.selfExclusionStarted' } },
+            { type: 'notify', params: { tone: 'success', message: 'responsibleGambling.notices.selfExclusionStarted' } },
             'endSession',
           ],
         },

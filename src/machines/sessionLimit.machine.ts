@@ -85,7 +85,7 @@ export const sessionLimitMachine = setup({
           target: 'editing',
           actions: [
             { type: 'storeSaved', params: ({ event }) => ({ minutes: event.output }) },
-            { type: 'notify', params: { tone: 'success', message: 'messages.sessionLimitUpdated' } },
+            { type: 'notify', params: { tone: 'success', message: 'responsibleGambling.notices.sessionLimitUpdated' } },
           ],
         },
         onError: { target: 'editing', actions: { type: 'storeFailure', params: ({ event }) => ({ error: event.error }) } },

@@ -1,8 +1,6 @@
 import { nullable, object, optional, refine, string, type Infer, type Struct } from 'superstruct';
-import { parseAmount } from '../money.ts';
-import { amountIssue } from './amount.ts';
-import type { RuleCode } from './codes.ts';
-import { classified, stringField } from './refinements.ts';
+import { limitIssue, limitOrderViolations, type LimitPeriod } from './limitChecks.ts';
+import { classified } from './refinements.ts';
 
 /*
  * SPEC §5 responsible-gambling limits: for deposit, bet and loss, each of daily, weekly and monthly is
@@ -13,35 +11,7 @@ import { classified, stringField } from './refinements.ts';
  * `deposit.weekly` when weekly <= daily), once per field even when it is out of order with both others.
  */
 
-export const LIMIT_KINDS = ['deposit', 'bet', 'loss'] as const;
-export type LimitKind = (typeof LIMIT_KINDS)[number];
-export const LIMIT_PERIODS = ['daily', 'weekly', 'monthly'] as const;
-export type LimitPeriod = (typeof LIMIT_PERIODS)[number];
-
-const positiveLimit = (value: string): RuleCode | null => {
-  if (value === '') return null;
-  const issue = amountIssue(value, { positiveCode: 'limits.positive' });
-  return issue === 'required' ? 'amount.format' : issue; // whitespace only: set, but not a number
-};
-
-/** The set, valid limits of one kind in period order, as units. */
-function setLimits(value: unknown): { period: LimitPeriod; units: bigint }[] {
-  const result: { period: LimitPeriod; units: bigint }[] = [];
-  for (const period of LIMIT_PERIODS) {
-    const raw = stringField(value, period);
-    if (raw === undefined || raw === '' || positiveLimit(raw) !== null) continue;
-    result.push({ period, units: parseAmount(raw) });
-  }
-  return result;
-}
-
-/** The later periods whose limit is not above every earlier set limit (pure, for the SPA too). */
-export function limitOrderViolations(value: unknown): LimitPeriod[] {
-  const limits = setLimits(value);
-  return limits
-    .filter((limit, index) => limits.slice(0, index).some((earlier) => earlier.units >= limit.units))
-    .map((limit) => limit.period);
-}
+export { LIMIT_KINDS, LIMIT_PERIODS, limitOrderViolations, type LimitKind, type LimitPeriod } from './limitChecks.ts';
 
 /**
  * An optional limit for one period. Inside a {@link LimitPeriods} object it is also checked against the
@@ -51,10 +21,10 @@ export function limitAmount(period: LimitPeriod): Struct<string | null | undefin
   const amount = classified(
     string(),
     ['amount.format', 'amount.decimals', 'limits.positive', 'amount.max'],
-    positiveLimit,
+    limitIssue,
   );
   const ordered = refine(amount, 'limits.order', (value, ctx) => {
-    if (value === '' || positiveLimit(value) !== null) return true;
+    if (value === '' || limitIssue(value) !== null) return true;
     const parent: unknown = ctx.branch.length >= 2 ? ctx.branch[ctx.branch.length - 2] : undefined;
     return !limitOrderViolations(parent).includes(period);
   });

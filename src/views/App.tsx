@@ -27,13 +27,11 @@ const BonusScreen = lazy(withScreensDictionary(() => import('./screens/BonusScre
 const WalletRedirect = lazy(() => Screens().then((m) => ({ default: m.WalletRedirect })));
 const BetHistoryScreen = lazy(withScreensDictionary(() => import('./screens/BetHistoryScreen.tsx')));
 const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScreen })));
-const ResponsibleGamblingScreen = lazy(withScreensDictionary(() => import('./screens/ResponsibleGamblingScreen.tsx')));
+const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m.ResponsibleGamblingScreen })));
 const ReferAFriendScreen = lazy(withScreensDictionary(() => import('./screens/ReferralScreen.tsx')));
 const PageScreen = lazy(withScreensDictionary(() => import('./screens/PageScreen.tsx')));
 const FairnessScreen = lazy(withScreensDictionary(() => import('./screens/FairnessScreen.tsx')));
 const DialogHost = lazy(withScreensDictionary(() => import('./dialogs/DialogHost.tsx')));
-// The reality check at the session limit: logged-in players only, so not in a visitor's first load.
-const RealityCheck = lazy(withScreensDictionary(() => import('./RealityCheck.tsx')));
 // The toast area (SPEC §9) and its library: mounted with the first toast.
 const Toasts = lazy(() => import('./Toasts.tsx'));
 // The reviewers' flow charts: their own chunk (with ELK loaded after it), never in the player's bundle.
@@ -188,8 +186,6 @@ function Root() {
 function Translated({ wiring }: { wiring: Wiring }) {
   const language = useSelector(wiring.app, (s) => s.context.language);
   const translator = useTranslator(language);
-  // One reality check per session (a new login starts it again).
-  const session = useSelector(wiring.app, (s) => (s.matches('player') ? s.context.accessToken : null));
   // resetFlows (logout, session expiry): every flow below starts again, so nothing of the session survives.
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
@@ -204,11 +200,6 @@ function Translated({ wiring }: { wiring: Wiring }) {
           <Routes key={generation} />
         </Layout>
         <Dialogs key={generation} />
-        {session ? (
-          <Suspense fallback={null}>
-            <RealityCheck key={session} />
-          </Suspense>
-        ) : null}
         <ToastArea />
       </TranslatorContext.Provider>
     </WiringContext.Provider>

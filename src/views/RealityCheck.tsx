@@ -4,7 +4,7 @@ import { styled } from 'goober';
 import { realityCheckMachine } from '../machines/realityCheck.machine.ts';
 import { Button } from './components/Button.tsx';
 import { Dialog } from './components/Dialog.tsx';
-import { formatDuration } from './duration.ts';
+import type { Translator } from '../i18n/index.ts';
 import { useT } from './i18n-context.ts';
 import { theme } from './theme.ts';
 import { useFlow, useWiring } from './wiring.ts';
@@ -29,6 +29,16 @@ const Body = styled('div')`
     margin-top: ${theme.space(2)};
   }
 `;
+
+/** A length of time in whole minutes, as the page and the reality check say it: "45 min", "2 h", "1 h 30 min". */
+export function formatDuration(ms: number, t: Translator['t']): string {
+  const total = Math.floor(ms / 60_000);
+  const hours = Math.floor(total / 60);
+  const minutes = total % 60;
+  if (hours === 0) return t('responsibleGambling.duration.minutes', { minutes });
+  if (minutes === 0) return t('responsibleGambling.duration.hours', { hours });
+  return t('responsibleGambling.duration.hoursMinutes', { hours, minutes });
+}
 
 /** The check for a session that started at `sessionStartedAt` (ISO 8601). */
 export function RealityCheckDialog({ sessionStartedAt, now }: { sessionStartedAt: string; now: string }) {

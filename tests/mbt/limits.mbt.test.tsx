@@ -7,7 +7,7 @@ import { formatAmount, formatDate } from '../../src/format.ts';
 import { limitsFixtures } from '../../src/flows/fixtures/responsibleGambling.ts';
 import type { Notice } from '../../src/machines/effects.ts';
 import { changedKinds, limitUpdate, type LimitField, type LimitUpdate, type limitsMachine, type ResponsibleGambling } from '../../src/machines/limits.machine.ts';
-import { LIMIT_KINDS, LIMIT_PERIODS, type LimitKind } from '../../src/rules/limits.ts';
+import { LIMIT_KINDS, LIMIT_PERIODS, type LimitKind } from '../../src/rules/limitChecks.ts';
 import { LimitsPanel } from '../../src/views/screens/ResponsibleGamblingScreen.tsx';
 import { renderWithServices } from '../unit/views/harness.tsx';
 import { changesAValue, fillsInOrder } from './filters.ts';

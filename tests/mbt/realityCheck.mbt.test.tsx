@@ -4,8 +4,7 @@ import { expect, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { realityCheckFixtures } from '../../src/flows/fixtures/responsibleGambling.ts';
 import type { realityCheckMachine } from '../../src/machines/realityCheck.machine.ts';
-import { formatDuration } from '../../src/views/duration.ts';
-import { RealityCheckDialog } from '../../src/views/RealityCheck.tsx';
+import { formatDuration, RealityCheckDialog } from '../../src/views/RealityCheck.tsx';
 import { renderWithServices } from '../unit/views/harness.tsx';
 import { describeModel, type View } from './run.tsx';
 

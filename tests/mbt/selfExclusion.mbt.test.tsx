@@ -39,7 +39,7 @@ function buttonNamed(name: string): HTMLButtonElement | null {
 /** The toast and the logout come with the exclusion's start, and only then. */
 function seeEffects(view: SelfExclusionView, snapshot: SelfExclusionSnapshot) {
   const done = snapshot.matches('done');
-  expect(view.harness.notices).toEqual(done ? [{ tone: 'success', message: 'messages.selfExclusionStarted' } satisfies Notice] : []);
+  expect(view.harness.notices).toEqual(done ? [{ tone: 'success', message: 'responsibleGambling.notices.selfExclusionStarted' } satisfies Notice] : []);
   expect(view.harness.appEvents).toEqual(done ? [{ type: 'LOGOUT' }] : []);
   const entries = view.steps.filter((step, index) => step.state.matches('submitting') && !view.steps[index - 1]?.state.matches('submitting')).length;
   expect(sent.get(view)!.length).toBe(entries);

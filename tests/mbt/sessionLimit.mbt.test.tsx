@@ -29,7 +29,7 @@ function buttonNamed(name: string): HTMLButtonElement | null {
 /** One toast per save that succeeded. */
 function expectedNotices(view: SessionLimitView): Notice[] {
   return view.steps.flatMap((step, index): Notice[] =>
-    view.steps[index - 1]?.state.matches('saving') && step.kind.kind === 'done' ? [{ tone: 'success', message: 'messages.sessionLimitUpdated' }] : [],
+    view.steps[index - 1]?.state.matches('saving') && step.kind.kind === 'done' ? [{ tone: 'success', message: 'responsibleGambling.notices.sessionLimitUpdated' }] : [],
   );
 }
 

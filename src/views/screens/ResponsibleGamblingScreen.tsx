@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
-import { errorMessageKey } from '../../api/errors.ts';
+import { errorMessageKey, ruleMessageKey, UNKNOWN_RULE_KEY } from '../../api/errors.ts';
 import { formatAmount, formatDate } from '../../format.ts';
-import { LIMIT_KINDS, LIMIT_PERIODS, type LimitKind } from '../../rules/limits.ts';
+import { LIMIT_KINDS, LIMIT_PERIODS, type LimitKind } from '../../rules/limitChecks.ts';
 import { limitsMachine, type ResponsibleGambling } from '../../machines/limits.machine.ts';
 import { EXCLUSION_PERIODS, exclusionEnd, selfExclusionMachine, type ExclusionPeriod, type SelfExclusion } from '../../machines/selfExclusion.machine.ts';
 import { SESSION_LIMITS, sessionLimitMachine } from '../../machines/sessionLimit.machine.ts';
@@ -11,8 +11,11 @@ import { Button } from '../components/Button.tsx';
 import { Failure } from '../components/Failure.tsx';
 import { FormError, SelectField, TextField } from '../components/Form.tsx';
 import { Screen } from '../components/Screen.tsx';
-import { fieldMessages } from '../dialogs/parts.tsx';
-import { formatDuration } from '../duration.ts';
+import { formatDuration } from '../RealityCheck.tsx';
+
+// The app's reality check comes with this page's chunk (src/views/PlayerActions.tsx loads it with the session).
+export { default as RealityCheck } from '../RealityCheck.tsx';
+import type { Translator } from '../../i18n/index.ts';
 import { useT } from '../i18n-context.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { theme } from '../theme.ts';
@@ -152,6 +155,11 @@ const Note = styled('p')`
   color: ${theme.color.textMuted};
   max-width: 56rem;
 `;
+
+/** A field's messages, one per rule code (the dialogs' parts are not loaded for this page). */
+function fieldMessages(t: Translator['t'], codes: readonly string[] | undefined): string[] {
+  return [...new Set((codes ?? []).map((code) => t(ruleMessageKey(code) ?? UNKNOWN_RULE_KEY)))];
+}
 
 // ── Limits ─────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -67,3 +67,7 @@ export function ProfileScreen() {
     </PlayerOnly>
   );
 }
+
+// The responsible-gambling page (its own file) and the app's reality check come with this chunk, so the app's
+// first load names no chunk more for them (src/views/App.tsx and src/views/PlayerActions.tsx load it).
+export { default as ResponsibleGamblingScreen, RealityCheck } from './ResponsibleGamblingScreen.tsx';
