@@ -33,12 +33,13 @@ async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
   return (JSON.parse(text) as { data: T }).data;
 }
 
-async function screenshots(target: Page, name: string, fullPage = true) {
-  for (const width of [390, 1280]) {
-    await target.setViewportSize({ width, height: 900 });
-    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage });
+/** The page at 390 and 1280 px; then back to `width`, the width the page was at. */
+async function screenshots(target: Page, name: string, fullPage = true, width = 1280) {
+  for (const each of [390, 1280]) {
+    await target.setViewportSize({ width: each, height: 900 });
+    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${each}.png`, fullPage });
   }
-  await target.setViewportSize({ width: 1280, height: 900 });
+  await target.setViewportSize({ width, height: 900 });
 }
 
 async function logIn(on: Page, email: string, password: string) {
@@ -215,7 +216,7 @@ it('self-excludes a player: the confirmation says what happens, the player is lo
   await confirmation.getByText('You can still log in to withdraw your balance and see your records.').waitFor();
   await confirmation.getByText(/You will be self-excluded until /).waitFor();
   await confirmation.scrollIntoViewIfNeeded();
-  await screenshots(mobile, 'rg-self-exclusion-confirm', false);
+  await screenshots(mobile, 'rg-self-exclusion-confirm', false, 390);
   await confirmation.getByRole('button', { name: 'Yes, exclude me' }).click();
   await mobile.getByText('Self-exclusion started. You have been logged out.').first().waitFor();
   await mobile.getByRole('button', { name: 'Log in' }).first().waitFor();
@@ -245,6 +246,6 @@ it('self-excludes a player: the confirmation says what happens, the player is lo
   // The limits to read: the server refuses a change until the exclusion ends.
   await mobile.getByText('While you are self-excluded, your limits cannot be changed.').waitFor();
   expect(await mobile.getByRole('button', { name: 'Save limits' }).count()).toBe(0);
-  await screenshots(mobile, 'rg-self-excluded-page');
+  await screenshots(mobile, 'rg-self-excluded-page', true, 390);
   await own.close();
 });
