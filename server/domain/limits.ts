@@ -189,3 +189,51 @@ export async function selfExclude(
 export function assertNotSelfExcluded(user: { self_exclusion_permanent: boolean; self_excluded_until: Date | null }, now: Date) {
   if (selfExclusionOf(user, now).type !== null) throw new DomainError('SELF_EXCLUDED');
 }
+
+export type LimitUsage = Record<LimitKind, Record<LimitPeriod, string>>;
+
+/**
+ * What each limit counts in its rolling windows up to now, in `currencyCode` (the limits' currency), as
+ * the money operations reckon it when they enforce the limits (deposits.ts: deposits credited;
+ * game-wallet.ts: stakes less rolled-back bets, and wins with free spins less rolled-back wins). A loss is
+ * stakes less wins, shown as 0 when the player is ahead.
+ */
+export async function limitUsage(db: Queryable, userId: number, currencyCode: string, now: Date): Promise<LimitUsage> {
+  const since = (period: LimitPeriod) => new Date(now.getTime() - LIMIT_PERIOD_MS[period]);
+  const windows = [since('daily'), since('weekly'), since('monthly')];
+  const deposits = await one<Record<string, string>>(
+    db,
+    `SELECT
+       coalesce(sum(d.amount) FILTER (WHERE d.credited_at > $2), 0) AS daily,
+       coalesce(sum(d.amount) FILTER (WHERE d.credited_at > $3), 0) AS weekly,
+       coalesce(sum(d.amount), 0) AS monthly
+     FROM deposits d JOIN currencies c ON c.id = d.currency_id
+     WHERE d.user_id = $1 AND c.code = $5 AND d.status = 'credited' AND d.credited_at > $4`,
+    [userId, ...windows, currencyCode],
+  );
+  const play = await one<Record<string, string>>(
+    db,
+    `SELECT
+       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END) FILTER (WHERE a.created_at > $2), 0) AS bets_daily,
+       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END) FILTER (WHERE a.created_at > $3), 0) AS bets_weekly,
+       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END), 0) AS bets_monthly,
+       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END)
+         FILTER (WHERE a.created_at > $2), 0) AS wins_daily,
+       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END)
+         FILTER (WHERE a.created_at > $3), 0) AS wins_weekly,
+       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END), 0) AS wins_monthly
+     FROM game_wallet_actions a JOIN game_rounds r ON r.id = a.round_pk JOIN currencies c ON c.id = r.currency_id
+     WHERE a.user_id = $1 AND c.code = $5 AND a.created_at > $4`,
+    [userId, ...windows, currencyCode],
+  );
+  const units = (value: string | undefined) => parseSignedAmount(value ?? '0');
+  const usage = { deposit: {}, bet: {}, loss: {} } as LimitUsage;
+  for (const period of LIMIT_PERIODS) {
+    const bets = units(play[`bets_${period}`]);
+    const loss = bets - units(play[`wins_${period}`]);
+    usage.deposit[period] = formatAmount(units(deposits[period]));
+    usage.bet[period] = formatAmount(bets > 0n ? bets : 0n);
+    usage.loss[period] = formatAmount(loss > 0n ? loss : 0n);
+  }
+  return usage;
+}

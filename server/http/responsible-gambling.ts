@@ -13,6 +13,7 @@ async function view(ctx: AppContext, user: UserRow, current?: limits.Limits) {
   return {
     currencyCode: LIMITS_CURRENCY,
     ...set,
+    usage: await limits.limitUsage(ctx.db, user.id, LIMITS_CURRENCY, now),
     selfExclusion: limits.selfExclusionOf(user, now),
     sessionLimitMinutes: user.session_limit_minutes,
   };

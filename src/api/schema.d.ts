@@ -1501,7 +1501,7 @@ export interface paths {
         /**
          * Get the responsible-gambling settings
          * @description Deposit, bet and loss limits per day, week and month (current value and pending change),
-         *     self-exclusion and session limit.
+         *     their current use in each window, self-exclusion and session limit.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
@@ -3127,8 +3127,8 @@ export interface components {
             effectiveAt: string;
         };
         /**
-         * @description One period's limit. The amount used in the period comes with the money operations
-         *     (deposits, bets, wins), which are enforced against these limits.
+         * @description One period's limit. What the period has used of it is in the settings' `usage`; the money
+         *     operations (deposits, bets, wins) are enforced against these limits.
          */
         LimitValue: {
             /** @description The limit in force; null for none. */
@@ -3152,12 +3152,28 @@ export interface components {
              */
             until: string | null;
         };
+        /** @description What one kind of limit counts in each rolling window (24 hours, 7 days, 30 days) up to now. */
+        LimitUsage: {
+            daily: components["schemas"]["Amount"];
+            weekly: components["schemas"]["Amount"];
+            monthly: components["schemas"]["Amount"];
+        };
         ResponsibleGambling: {
             /** @description The currency the limit amounts are in (LTC). */
             currencyCode: components["schemas"]["CurrencyCode"];
             deposit: components["schemas"]["LimitPeriods"];
             bet: components["schemas"]["LimitPeriods"];
             loss: components["schemas"]["LimitPeriods"];
+            /**
+             * @description The current use of the limits, in `currencyCode`, as the money operations reckon it against
+             *     them: deposits credited; stakes, less rolled-back bets; losses, stakes less wins (free spins
+             *     included, rolled-back ones not), never below 0.
+             */
+            usage: {
+                deposit: components["schemas"]["LimitUsage"];
+                bet: components["schemas"]["LimitUsage"];
+                loss: components["schemas"]["LimitUsage"];
+            };
             selfExclusion: components["schemas"]["SelfExclusion"];
             sessionLimitMinutes: components["schemas"]["SessionLimitMinutes"];
         };

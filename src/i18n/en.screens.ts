@@ -586,6 +586,7 @@ export const enScreens = {
     },
     inForce: 'In force: {{value}}',
     noLimit: 'No limit',
+    used: 'Used: {{value}}',
     pendingChange: 'Changes to {{value}} on {{date}}',
     pendingRemoval: 'Removed on {{date}}',
     lockedWhileExcluded: 'While you are self-excluded, your limits cannot be changed.',

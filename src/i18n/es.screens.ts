@@ -583,6 +583,7 @@ export const esScreens: ScreensDictionary = {
     },
     inForce: 'En vigor: {{value}}',
     noLimit: 'Sin límite',
+    used: 'Usado: {{value}}',
     pendingChange: 'Cambia a {{value}} el {{date}}',
     pendingRemoval: 'Se elimina el {{date}}',
     lockedWhileExcluded: 'Mientras estés autoexcluido, tus límites no se pueden cambiar.',

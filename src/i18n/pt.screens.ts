@@ -583,6 +583,7 @@ export const ptScreens: ScreensDictionary = {
     },
     inForce: 'Em vigor: {{value}}',
     noLimit: 'Sem limite',
+    used: 'Usado: {{value}}',
     pendingChange: 'Passa a {{value}} em {{date}}',
     pendingRemoval: 'Removido em {{date}}',
     lockedWhileExcluded: 'Enquanto estiver autoexcluído, os seus limites não podem ser alterados.',

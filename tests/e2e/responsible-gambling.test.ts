@@ -107,9 +107,9 @@ it('saves limits in order, then shows an increase as pending with the time it ta
   await page.getByRole('button', { name: 'Save limits' }).click();
   await page.getByText('Limits Updated Successfully!').first().waitFor();
   const deposit = page.getByRole('group', { name: 'Deposit limit' });
-  await deposit.getByText('In force: 1\u00a0LTC').waitFor();
-  await deposit.getByText('In force: 5\u00a0LTC').waitFor();
-  await deposit.getByText('In force: 15\u00a0LTC').waitFor();
+  await deposit.getByText('In force: 1\u00a0LTC · Used: 0\u00a0LTC').waitFor();
+  await deposit.getByText('In force: 5\u00a0LTC · Used: 0\u00a0LTC').waitFor();
+  await deposit.getByText('In force: 15\u00a0LTC · Used: 0\u00a0LTC').waitFor();
   expect(await page.getByRole('button', { name: 'Save limits' }).isDisabled()).toBe(true);
 
   // Raising the daily limit waits 24 hours: the limit in force stays, the new one shows as pending.
@@ -119,7 +119,7 @@ it('saves limits in order, then shows an increase as pending with the time it ta
   await page.getByText('Limits Updated Successfully!').first().waitFor();
   const pending = deposit.getByText(/Changes to 2\u00a0LTC on /);
   await pending.waitFor();
-  expect(await deposit.getByText('In force: 1\u00a0LTC').count()).toBe(1);
+  expect(await deposit.getByText('In force: 1\u00a0LTC · Used: 0\u00a0LTC').count()).toBe(1);
   expect(await limitField(page, 'Deposit limit', 'Daily').inputValue()).toBe('2');
   const limits = await api<{ limits: { deposit: { daily: { current: string; pending: { value: string; effectiveAt: string } } } } }>(
     '/responsible-gambling/get-limits',
@@ -245,6 +245,9 @@ it('self-excludes a player: the confirmation says what happens, the player is lo
   expect(await mobile.getByRole('button', { name: 'Start self-exclusion' }).count()).toBe(0);
   // The limits to read: the server refuses a change until the exclusion ends.
   await mobile.getByText('While you are self-excluded, your limits cannot be changed.').waitFor();
+  // The current use of each limit: the 0.5 LTC deposited counts in the day, the week and the month.
+  expect(await mobile.getByRole('group', { name: 'Deposit limit' }).getByText('No limit · Used: 0.5\u00a0LTC').count()).toBe(3);
+  expect(await mobile.getByRole('group', { name: 'Bet limit' }).getByText('No limit · Used: 0\u00a0LTC').count()).toBe(3);
   expect(await mobile.getByRole('button', { name: 'Save limits' }).count()).toBe(0);
   await screenshots(mobile, 'rg-self-excluded-page', true, 390);
   await own.close();

@@ -48,12 +48,14 @@ function expectedNotices(view: LimitsView): Notice[] {
   );
 }
 
-/** What the field's hint says: the limit in force (or none), and the change waiting with its date. */
+/** What the field's hint says: the limit in force (or none), its use, and the change waiting with its date. */
 function hintOf(view: LimitsView, limits: ResponsibleGambling, field: LimitField): string {
   const [kind, period] = field.split('.') as [(typeof LIMIT_KINDS)[number], (typeof LIMIT_PERIODS)[number]];
   const { current, pending } = limits[kind][period];
   const money = (amount: string) => formatAmount(amount, 'LTC', view.language);
   let text = current === null ? view.t('responsibleGambling.noLimit') : view.t('responsibleGambling.inForce', { value: money(current) });
+  // The current use of the limit, in its window.
+  text += ` · ${view.t('responsibleGambling.used', { value: money(limits.usage[kind][period]) })}`;
   if (pending) {
     const date = formatDate(pending.effectiveAt, view.language, 'datetime');
     text += ` · ${pending.value === null ? view.t('responsibleGambling.pendingRemoval', { date }) : view.t('responsibleGambling.pendingChange', { value: money(pending.value), date })}`;

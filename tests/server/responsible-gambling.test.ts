@@ -20,6 +20,7 @@ type Player = Awaited<ReturnType<typeof registeredPlayer>>;
 
 const EMPTY = { current: null, pending: null };
 const EMPTY_KIND = { daily: EMPTY, weekly: EMPTY, monthly: EMPTY };
+const NOTHING_USED = { daily: '0', weekly: '0', monthly: '0' };
 
 async function login(player: Player) {
   return server.call('userLogin', { body: { email: player.payload.email, password: player.payload.password } });
@@ -76,6 +77,7 @@ describe('limits', () => {
       deposit: EMPTY_KIND,
       bet: EMPTY_KIND,
       loss: EMPTY_KIND,
+      usage: { deposit: NOTHING_USED, bet: NOTHING_USED, loss: NOTHING_USED },
       selfExclusion: { type: null, until: null },
       sessionLimitMinutes: null,
     });

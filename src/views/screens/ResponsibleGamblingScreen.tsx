@@ -202,7 +202,11 @@ export function LimitsPanel({ children }: { children?: (settings: ResponsibleGam
       const { current, pending } = limits[kind][period];
       const hint = (
         <>
-          <span className="state">{current === null ? t('responsibleGambling.noLimit') : t('responsibleGambling.inForce', { value: money(current) })}</span>
+          <span className="state">
+            {current === null ? t('responsibleGambling.noLimit') : t('responsibleGambling.inForce', { value: money(current) })}
+            {' · '}
+            {t('responsibleGambling.used', { value: money(limits.usage[kind][period]) })}
+          </span>
           {pending ? (
             <span className="state pending">
               {' · '}
