@@ -26,7 +26,7 @@ const Favourites = lazy(withScreensDictionary(() => import('./games/GamesScreen.
 const BonusScreen = lazy(withScreensDictionary(() => import('./screens/BonusScreen.tsx')));
 const WalletRedirect = lazy(() => Screens().then((m) => ({ default: m.WalletRedirect })));
 const BetHistoryScreen = lazy(withScreensDictionary(() => import('./screens/BetHistoryScreen.tsx')));
-const ProfileScreen = lazy(() => Screens().then((m) => ({ default: m.ProfileScreen })));
+const ProfileScreen = lazy(withScreensDictionary(() => import('./screens/ProfileScreen.tsx')));
 const ResponsibleGamblingScreen = lazy(() => Screens().then((m) => ({ default: m.ResponsibleGamblingScreen })));
 const ReferAFriendScreen = lazy(withScreensDictionary(() => import('./screens/ReferralScreen.tsx')));
 const PageScreen = lazy(withScreensDictionary(() => import('./screens/PageScreen.tsx')));

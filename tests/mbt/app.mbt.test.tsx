@@ -14,7 +14,7 @@ import type { ErrorCode, Notice } from '../../src/machines/effects.ts';
 import { ApiFailure } from '../../src/machines/failure.ts';
 import { TranslatorContext, useT } from '../../src/views/i18n-context.ts';
 import { Layout } from '../../src/views/Layout.tsx';
-import { ProfileScreen } from '../../src/views/screens/Screens.tsx';
+import ProfileScreen from '../../src/views/screens/ProfileScreen.tsx';
 import { useWiring } from '../../src/views/wiring.ts';
 import { renderWithServices, type AppEffect } from '../unit/views/harness.tsx';
 import { errorEnvelope } from './fakes.ts';

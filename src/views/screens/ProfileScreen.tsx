@@ -1,0 +1,130 @@
+import { useId, useState, type ComponentType } from 'react';
+import { styled } from 'goober';
+import type { MessageKey } from '../../i18n/index.ts';
+import { Screen } from '../components/Screen.tsx';
+import { useT } from '../i18n-context.ts';
+import { PlayerOnly } from '../PlayerOnly.tsx';
+import { Addresses } from '../profile/Addresses.tsx';
+import { BasicInformation } from '../profile/BasicInformation.tsx';
+import { Picture } from '../profile/Picture.tsx';
+import { theme } from '../theme.ts';
+
+/*
+ * The profile page (SPEC §2): an accordion of sections, each a component of src/views/profile/ that runs
+ * its own flow while it is open. One section is open at a time (a phone shows one form, not five); a
+ * section closes itself when its work is done (SPEC §4: a profile edit that succeeds closes it).
+ */
+
+/** What every section is given: `close` folds it (after a success). */
+export interface ProfileSectionProps {
+  close: () => void;
+}
+
+interface ProfileSection {
+  id: string;
+  title: MessageKey;
+  Body: ComponentType<ProfileSectionProps>;
+}
+
+/** The accordion's sections, in the order SPEC §2 lists them. */
+const SECTIONS: readonly ProfileSection[] = [
+  { id: 'basic-information', title: 'profile.basicInformation.title', Body: BasicInformation },
+  // Identity verification (src/views/profile/Documents.tsx) goes here.
+  { id: 'addresses', title: 'profile.addresses.title', Body: Addresses },
+  { id: 'picture', title: 'profile.picture.title', Body: Picture },
+  // Change password (src/views/profile/ChangePassword.tsx) goes here.
+];
+
+const Accordion = styled('div')`
+  display: flex;
+  flex-direction: column;
+  gap: ${theme.space(3)};
+  max-width: 48rem;
+  h2 {
+    margin: 0;
+    font-size: ${theme.font.size.large};
+  }
+  .toggle {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: ${theme.space(3)};
+    width: 100%;
+    min-height: 3rem;
+    padding: ${theme.space(3)} ${theme.space(4)};
+    font: inherit;
+    font-weight: 600;
+    text-align: start;
+    color: ${theme.color.text};
+    background: ${theme.color.surface};
+    border: 1px solid ${theme.color.border};
+    border-radius: ${theme.radius.large};
+    cursor: pointer;
+  }
+  .toggle[aria-expanded='true'] {
+    border-bottom-left-radius: 0;
+    border-bottom-right-radius: 0;
+  }
+  .toggle:focus-visible {
+    outline: 2px solid ${theme.color.focus};
+    outline-offset: 2px;
+  }
+  .toggle::after {
+    content: '+';
+    font-size: 1.25em;
+    color: ${theme.color.textMuted};
+  }
+  .toggle[aria-expanded='true']::after {
+    content: '−';
+  }
+  .panel {
+    padding: ${theme.space(4)};
+    border: 1px solid ${theme.color.border};
+    border-top: none;
+    border-radius: 0 0 ${theme.radius.large} ${theme.radius.large};
+    background: ${theme.color.surface};
+    min-width: 0;
+  }
+`;
+
+function Section({ section, open, toggle, close }: { section: ProfileSection; open: boolean; toggle: () => void; close: () => void }) {
+  const { t } = useT();
+  const id = useId();
+  const { Body } = section;
+  return (
+    <section aria-labelledby={`${id}-button`} data-section={section.id}>
+      <h2>
+        <button type="button" className="toggle" id={`${id}-button`} aria-expanded={open} aria-controls={`${id}-panel`} onClick={toggle}>
+          {t(section.title)}
+        </button>
+      </h2>
+      {open ? (
+        <div className="panel" id={`${id}-panel`}>
+          <Body close={close} />
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+export default function ProfileScreen() {
+  const { t } = useT();
+  const [open, setOpen] = useState<string | null>(SECTIONS[0]?.id ?? null);
+  return (
+    <PlayerOnly title={t('profile.title')}>
+      <Screen title={t('profile.title')}>
+        <Accordion>
+          {SECTIONS.map((section) => (
+            <Section
+              key={section.id}
+              section={section}
+              open={open === section.id}
+              toggle={() => setOpen((current) => (current === section.id ? null : section.id))}
+              close={() => setOpen(null)}
+            />
+          ))}
+        </Accordion>
+      </Screen>
+    </PlayerOnly>
+  );
+}
