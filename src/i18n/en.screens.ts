@@ -187,6 +187,11 @@ export const enScreens = {
       forgotPassword: 'Forgot password?',
       noAccount: 'Don’t have an account?',
       registerLink: 'Register',
+      resendPrompt: 'Your email is not verified yet. We can send you a new verification link.',
+      resendEmail: 'Email for the verification link',
+      resend: 'Send a new verification email',
+      resending: 'Sending…',
+      verificationSent: 'A new verification email is on its way. Open the link in it, then log in.',
     },
     register: {
       title: 'Create an account',
@@ -553,6 +558,10 @@ export const enScreens = {
       requiredDocument: 'Required',
       empty: 'No documents uploaded yet.',
       uploadedOn: 'Uploaded on {{date}}',
+      openBasicInfo: 'Complete basic information',
+      status: 'Status',
+      uploadFor: 'Upload {{label}}',
+      submitted: 'Submitted. We will review your document soon.',
       statuses: {
         approved: 'Approved',
         underReview: 'Under Review',

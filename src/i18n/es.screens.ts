@@ -184,6 +184,11 @@ export const esScreens: ScreensDictionary = {
       forgotPassword: '¿Olvidaste tu contraseña?',
       noAccount: '¿No tienes una cuenta?',
       registerLink: 'Regístrate',
+      resendPrompt: 'Tu email aún no está verificado. Podemos enviarte un nuevo enlace de verificación.',
+      resendEmail: 'Email para el enlace de verificación',
+      resend: 'Enviar un nuevo email de verificación',
+      resending: 'Enviando…',
+      verificationSent: 'Un nuevo email de verificación está en camino. Abre el enlace y luego inicia sesión.',
     },
     register: {
       title: 'Crear una cuenta',
@@ -550,6 +555,10 @@ export const esScreens: ScreensDictionary = {
       requiredDocument: 'Obligatorio',
       empty: 'Todavía no has subido documentos.',
       uploadedOn: 'Subido el {{date}}',
+      openBasicInfo: 'Completar información básica',
+      status: 'Estado',
+      uploadFor: 'Subir {{label}}',
+      submitted: 'Enviado. Revisaremos tu documento pronto.',
       statuses: {
         approved: 'Aprobado',
         underReview: 'En revisión',

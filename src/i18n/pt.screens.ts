@@ -184,6 +184,11 @@ export const ptScreens: ScreensDictionary = {
       forgotPassword: 'Esqueceu-se da senha?',
       noAccount: 'Ainda não tem conta?',
       registerLink: 'Criar conta',
+      resendPrompt: 'O seu email ainda não foi verificado. Podemos enviar um novo link de verificação.',
+      resendEmail: 'Email para o link de verificação',
+      resend: 'Enviar um novo email de verificação',
+      resending: 'Enviando…',
+      verificationSent: 'Um novo email de verificação está a caminho. Abra o link e depois faça login.',
     },
     register: {
       title: 'Criar uma conta',
@@ -550,6 +555,10 @@ export const ptScreens: ScreensDictionary = {
       requiredDocument: 'Obrigatório',
       empty: 'Ainda não carregou documentos.',
       uploadedOn: 'Carregado em {{date}}',
+      openBasicInfo: 'Completar informações básicas',
+      status: 'Estado',
+      uploadFor: 'Carregar {{label}}',
+      submitted: 'Enviado. Vamos analisar o seu documento em breve.',
       statuses: {
         approved: 'Aprovado',
         underReview: 'Em análise',

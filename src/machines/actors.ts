@@ -7,6 +7,7 @@ import { ApiFailure, type ServerFieldError } from './failure.ts';
 import type { Category, GamesPage, GamesRequest, Provider, SubCategory } from './gameList.machine.ts';
 import type { Banner } from './lobby.machine.ts';
 import type { BonusCalls } from './bonus.actors.ts';
+import type { DocumentsCalls } from './documents.actors.ts';
 import type { LimitsCalls } from './limits.actors.ts';
 import type { PlayerCalls } from './player.actors.ts';
 
@@ -113,6 +114,7 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
     ...lazyActors<LimitsCalls>(client, ['loadLimits', 'saveLimits', 'selfExclude', 'saveSessionLimit'], () =>
       import('./limits.actors.ts').then((module) => module.limitsCalls),
     ),
+    ...lazyActors<DocumentsCalls>(client, ['loadDocumentLabels', 'loadDocuments', 'uploadDocument', 'updatePassword', 'resendVerificationEmail'], () => import('./documents.actors.ts').then((module) => module.documentsCalls)),
     ...lazyActors<PlayerCalls>(client, PLAYER_CALLS, () => import('./player.actors.ts').then((module) => module.playerCalls)),
     restoreSession: fromPromise<RestoredSession | null>(async ({ signal }) => {
       const accessToken = storage.readToken();

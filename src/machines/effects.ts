@@ -32,6 +32,10 @@ export const NOTICE_MESSAGES = [
   'messages.limitsUpdated',
   'responsibleGambling.notices.selfExclusionStarted',
   'responsibleGambling.notices.sessionLimitUpdated',
+  'messages.documentSubmissionSuccess',
+  'messages.documentUploadFailed',
+  'messages.passwordChanged',
+  'auth.login.verificationSent',
 ] as const;
 export type NoticeMessage = (typeof NOTICE_MESSAGES)[number];
 

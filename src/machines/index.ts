@@ -30,6 +30,9 @@ import { limitsMachine } from './limits.machine.ts';
 import { selfExclusionMachine } from './selfExclusion.machine.ts';
 import { sessionLimitMachine } from './sessionLimit.machine.ts';
 import { realityCheckMachine } from './realityCheck.machine.ts';
+import { documentsMachine } from './documents.machine.ts';
+import { changePasswordMachine } from './changePassword.machine.ts';
+import { resendVerificationMachine } from './resendVerification.machine.ts';
 
 /** Every flow's machine by name, for the model-based tests and the flow charts. */
 export const machines = {
@@ -63,6 +66,9 @@ export const machines = {
   selfExclusion: selfExclusionMachine,
   sessionLimit: sessionLimitMachine,
   realityCheck: realityCheckMachine,
+  documents: documentsMachine,
+  changePassword: changePasswordMachine,
+  resendVerification: resendVerificationMachine,
   // The house games' pages (src/views/house, their own composition root: src/views/house/wiring.ts).
   houseTable: houseTableMachine,
   mines: minesMachine,

@@ -45,6 +45,9 @@ import type { limitsMachine } from '../machines/limits.machine.ts';
 import type { selfExclusionMachine } from '../machines/selfExclusion.machine.ts';
 import type { sessionLimitMachine } from '../machines/sessionLimit.machine.ts';
 import type { realityCheckMachine } from '../machines/realityCheck.machine.ts';
+import type { documentsMachine } from '../machines/documents.machine.ts';
+import type { changePasswordMachine } from '../machines/changePassword.machine.ts';
+import type { resendVerificationMachine } from '../machines/resendVerification.machine.ts';
 import type { SocialSignIn } from './social.ts';
 import { flowInspector } from './flows/inspector.ts';
 import { withParams } from './address.ts';
@@ -199,6 +202,9 @@ interface FlowMachines {
   selfExclusion: typeof selfExclusionMachine;
   sessionLimit: typeof sessionLimitMachine;
   realityCheck: typeof realityCheckMachine;
+  documents: typeof documentsMachine;
+  changePassword: typeof changePasswordMachine;
+  resendVerification: typeof resendVerificationMachine;
 }
 export type FlowName = keyof FlowMachines;
 type FlowMachine = FlowMachines[FlowName];
@@ -244,6 +250,7 @@ function createFlows(
     },
   };
 
+  const accountFlows = { actors, actions: { notify: notifyAction } };
   const limitsFlows = { actors, actions: { notify: notifyAction, endSession: () => app.send({ type: 'LOGOUT' }) } };
 
   return {
@@ -371,6 +378,10 @@ function createFlows(
     selfExclusion: limitsFlows,
     sessionLimit: limitsFlows,
     realityCheck: limitsFlows,
+    // The profile's documents and password, and the login dialog's new verification email: one set (their calls load with them).
+    documents: accountFlows,
+    changePassword: accountFlows,
+    resendVerification: accountFlows,
     fairness: { actors: { verifyBet: fromPromise<VerifiedBet, Bet>(({ input }) => import('../machines/fairness.verify.ts').then((m) => m.verifyBet(input))) } },
   };
 }

@@ -47,7 +47,8 @@ function validator(key: string, schema: unknown): ValidateFunction {
 export function checkRequest(route: string, request: { body?: unknown; query?: Record<string, unknown> }): string | null {
   const { operation, operationId } = operationOf(route);
   const problems: string[] = [];
-  const bodySchema = operation.requestBody?.content['application/json']?.schema;
+  // A multipart body is checked as its parts: text fields, and a file as its name.
+  const bodySchema = operation.requestBody?.content['application/json']?.schema ?? operation.requestBody?.content['multipart/form-data']?.schema;
   if (request.body !== undefined) {
     if (!bodySchema) problems.push('the operation takes no JSON body');
     else {

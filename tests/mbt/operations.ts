@@ -115,6 +115,11 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
   saveLimits: { request: (body) => ({ body }), response: (limits) => ({ data: { success: true, limits }, errors: [] }) },
   selfExclude: { request: (body) => ({ body }), response: (selfExclusion) => ({ data: { success: true, selfExclusion }, errors: [] }) },
   saveSessionLimit: { request: (body) => ({ body }), response: (sessionLimitMinutes) => ({ data: { success: true, sessionLimitMinutes }, errors: [] }) },
+  loadDocumentLabels: { request: none, response: (documentLabels) => ({ data: { documentLabels }, errors: [] }) },
+  loadDocuments: { request: none, response: (documents) => ({ data: { documents }, errors: [] }) },
+  uploadDocument: { request: (input) => ({ body: { documentLabelId: String(input.documentLabelId), file: input.file.name } }), response: (document) => ({ data: { document }, errors: [] }) },
+  updatePassword: { request: (body) => ({ body }), response: () => success },
+  resendVerificationEmail: { request: (body) => ({ body }), response: () => success },
   claimReferral: { request: ({ idempotencyKey: _key, ...body }) => ({ body }), response: (userBonusWallet) => ({ data: { userBonusWallet }, errors: [] }) },
 };
 

@@ -12,7 +12,7 @@ const explode = () => {
 /** Every effect throws: the simulator must never run one. */
 const uploadMachine = setup({
   types: { events: {} as { type: 'PICK'; file: string } | { type: 'SEND' } },
-  actors: { uploadDocument: fromPromise<{ id: number }>(async () => explode()) },
+  actors: { scanDocument: fromPromise<{ id: number }>(async () => explode()) },
   actions: { notify: explode, navigate: explode },
   delays: { documentRefetch: 500 },
 }).createMachine({
@@ -22,7 +22,7 @@ const uploadMachine = setup({
     picking: { on: { PICK: 'picked' } },
     picked: { entry: 'notify', on: { SEND: 'sending', PICK: 'picked' } },
     sending: {
-      invoke: { src: 'uploadDocument', onDone: { target: 'waiting', actions: 'navigate' }, onError: 'picked' },
+      invoke: { src: 'scanDocument', onDone: { target: 'waiting', actions: 'navigate' }, onError: 'picked' },
     },
     waiting: { after: { documentRefetch: 'done' } },
     done: { type: 'final' },
@@ -31,7 +31,7 @@ const uploadMachine = setup({
 
 const fixtures: SimulatorFixtures = {
   events: { PICK: [{ type: 'PICK', file: 'passport.png' }], SEND: [{ type: 'SEND' }] },
-  actors: { uploadDocument: { done: { uploaded: { id: 1 } }, error: { 'too big': new Error('413') } } },
+  actors: { scanDocument: { done: { uploaded: { id: 1 } }, error: { 'too big': new Error('413') } } },
 };
 
 describe('the simulator', () => {
@@ -46,8 +46,8 @@ describe('the simulator', () => {
     expect(snapshot.value).toBe('sending');
     const outcomes = simulatorChoices(graph, snapshot, fixtures);
     expect(outcomes.map((choice) => [choice.kind, choice.label, choice.detail])).toEqual([
-      ['done', 'done: uploadDocument', 'uploaded'],
-      ['error', 'error: uploadDocument', 'too big'],
+      ['done', 'done: scanDocument', 'uploaded'],
+      ['error', 'error: scanDocument', 'too big'],
     ]);
     expect(outcomes[0]?.event).toEqual({ type: 'xstate.done.actor.0.upload.sending', output: { id: 1 } });
 

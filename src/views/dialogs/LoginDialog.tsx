@@ -9,6 +9,7 @@ import { FormError, TextField } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
 import { Actions, fieldMessages, Form, Links, PasswordField, type AccountDialogName } from './parts.tsx';
 import { SocialSignIn } from './SocialSignIn.tsx';
+import ResendVerification from './ResendVerification.tsx';
 
 export interface LoginDialogProps {
   onClose: () => void;
@@ -60,6 +61,7 @@ export default function LoginDialog(props: LoginDialogProps) {
           </Button>
         </Actions>
       </Form>
+      {failed && errorCode === 'EMAIL_NOT_VERIFIED' ? <ResendVerification loginId={values.email} /> : null}
       <SocialSignIn />
       <Links>
         <Button type="button" variant="link" onClick={() => props.switchTo('forgot-password')}>

@@ -42,6 +42,9 @@ describe('machines index', () => {
         'bonusClaim',
         'bonusForfeit',
         'referral',
+        'documents',
+        'changePassword',
+        'resendVerification',
       ].sort(),
     );
     for (const [name, machine] of Object.entries(machines)) expect(machine.id).toBe(name);

@@ -1,0 +1,47 @@
+import type { FormEvent } from 'react';
+import { useSelector } from '@xstate/react';
+import { errorMessageKey } from '../../api/errors.ts';
+import { changePasswordMachine, newPasswordTicks, type ChangePasswordField } from '../../machines/changePassword.machine.ts';
+import { FormError } from '../components/Form.tsx';
+import { Button } from '../components/Button.tsx';
+import { Actions, fieldMessages, Form, PasswordField, PasswordRules } from '../dialogs/parts.tsx';
+import { useT } from '../i18n-context.ts';
+import { useFlow } from '../wiring.ts';
+
+/** The profile's change-password section (src/machines/changePassword.machine.ts). */
+export default function ChangePassword() {
+  const { t } = useT();
+  const actor = useFlow(changePasswordMachine);
+  const snapshot = useSelector(actor, (s) => s);
+  const { values, fieldErrors, errorCode } = snapshot.context;
+  const submitting = snapshot.matches('submitting');
+  const field = (name: ChangePasswordField) => ({
+    name,
+    value: values[name],
+    onChange: (event: { target: { value: string } }) => actor.send({ type: 'FIELD.CHANGE', field: name, value: event.target.value }),
+    errors: fieldMessages(t, fieldErrors[name]),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    actor.send({ type: 'SUBMIT' });
+  };
+  return (
+    <Form onSubmit={submit} noValidate>
+      {snapshot.matches('failed') ? <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError> : null}
+      {snapshot.matches('changed') ? <p role="status">{t('messages.passwordChanged')}</p> : null}
+      <PasswordField label={t('profile.changePassword.currentPassword')} autoComplete="current-password" {...field('oldPassword')} />
+      <PasswordField
+        label={t('profile.changePassword.newPassword')}
+        autoComplete="new-password"
+        hint={<PasswordRules ticks={newPasswordTicks(snapshot.context)} />}
+        {...field('newPassword')}
+      />
+      <PasswordField label={t('profile.changePassword.confirmPassword')} autoComplete="new-password" {...field('confirmPassword')} />
+      <Actions>
+        <Button type="submit" disabled={submitting} aria-busy={submitting}>
+          {submitting ? t('common.submitting') : t('profile.changePassword.submit')}
+        </Button>
+      </Actions>
+    </Form>
+  );
+}
