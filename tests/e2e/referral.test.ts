@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { encodePassword } from '../../src/rules/password.ts';
 import { newPlayer } from '../helpers/players.ts';
 import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
@@ -123,15 +123,8 @@ it('shows the referrer the code and the link, copies the link, and says why ther
   await screenshots(page, 'referral-empty-en');
 });
 
-it('lets a friend register from the link with the code kept, and verify the email', async () => {
-  const friendContext = await browser.newContext({ viewport: { width: 390, height: 900 } });
-  const friend = await friendContext.newPage();
-  const details = newPlayer();
-  await friend.goto(link);
-  const dialog = friend.getByRole('dialog', { name: 'Create an account' });
-  const code = dialog.getByLabel('Referral code');
-  await code.waitFor();
-  expect(await code.inputValue()).toBe(referralCode);
+/** Fills the register dialog's fields but the referral code, for the player `details`. */
+async function fillRegistration(dialog: Locator, details: ReturnType<typeof newPlayer>) {
   await dialog.getByLabel('First name').fill('Rita');
   await dialog.getByLabel('Last name').fill('Costa');
   await dialog.getByLabel('Email').fill(details.email);
@@ -147,6 +140,18 @@ it('lets a friend register from the link with the code kept, and verify the emai
   await dialog.getByLabel('Country').selectOption('PT');
   await dialog.getByLabel('State').selectOption({ index: 1 });
   await dialog.getByLabel('Zip code').fill('11000');
+}
+
+it('lets a friend register from the link with the code kept, and verify the email', async () => {
+  const friendContext = await browser.newContext({ viewport: { width: 390, height: 900 } });
+  const friend = await friendContext.newPage();
+  const details = newPlayer();
+  await friend.goto(link);
+  const dialog = friend.getByRole('dialog', { name: 'Create an account' });
+  const code = dialog.getByLabel('Referral code');
+  await code.waitFor();
+  expect(await code.inputValue()).toBe(referralCode);
+  await fillRegistration(dialog, details);
   // Still the friend's code after everything else was filled in.
   expect(await code.inputValue()).toBe(referralCode);
   await friend.screenshot({ path: `${SCREENSHOTS}/referral-register-390.png`, fullPage: true });
@@ -159,6 +164,22 @@ it('lets a friend register from the link with the code kept, and verify the emai
   await friend.goto(verification!);
   await friend.getByText('Email verified').first().waitFor();
   await friendContext.close();
+});
+
+it('refuses a registration from a link whose referral code does not exist, with its message', async () => {
+  const strangerContext = await browser.newContext({ viewport: { width: 390, height: 900 } });
+  const stranger = await strangerContext.newPage();
+  await stranger.goto(`${server.url}/?dialog=register&ref=NOSUCHCODE42`);
+  const dialog = stranger.getByRole('dialog', { name: 'Create an account' });
+  const code = dialog.getByLabel('Referral code');
+  await code.waitFor();
+  expect(await code.inputValue()).toBe('NOSUCHCODE42');
+  await fillRegistration(dialog, newPlayer());
+  await dialog.getByRole('button', { name: 'Register' }).click();
+  const alert = dialog.getByRole('alert');
+  await alert.waitFor();
+  expect(await alert.textContent()).toBe('Referral code not found');
+  await strangerContext.close();
 });
 
 it('shows the referrer the friend counted, claims the reward to the toast and /bonus, and the wallet has it', async () => {
