@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
@@ -13,6 +13,7 @@ import { Icon } from '../components/Icons.tsx';
 import { EmptyState, useDocumentTitle } from '../components/Screen.tsx';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
+import { ButtonLink } from '../components/Page.tsx';
 import { useFlow, useWiring } from '../wiring.ts';
 import { depositOver } from '../address.ts';
 
@@ -26,6 +27,11 @@ import { depositOver } from '../address.ts';
  * real-money session answers only its player's token) and `house:language`, sent again when the player
  * picks another language. A title no engine stands in for says so instead of opening an empty frame.
  */
+
+/** The Originals. */
+const OriginalsLink = styled(ButtonLink)`
+  margin-right: ${theme.space(2)};
+`;
 
 const Page = styled('section')`
   display: flex;
@@ -154,25 +160,6 @@ const Notice = styled('div')`
   text-align: center;
   p {
     margin: 0;
-  }
-`;
-
-/** The Originals, as a link that looks like the product's primary button. */
-const OriginalsLink = styled(Link)`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  min-height: 2.75rem;
-  margin-right: ${theme.space(2)};
-  padding: ${theme.space(2.5)} ${theme.space(4)};
-  border-radius: ${theme.radius.medium};
-  background: ${theme.color.accentStrong};
-  color: ${theme.color.accentText};
-  font-weight: 600;
-  text-decoration: none;
-  &:focus-visible {
-    outline: 2px solid ${theme.color.focus};
-    outline-offset: 2px;
   }
 `;
 

@@ -18,6 +18,7 @@ import { EmptyState, Screen } from '../components/Screen.tsx';
 import { useT } from '../i18n-context.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { theme } from '../theme.ts';
+import { ButtonLink } from '../components/Page.tsx';
 import { useFlow } from '../wiring.ts';
 
 /*
@@ -27,6 +28,11 @@ import { useFlow } from '../wiring.ts';
  * data folded under "Seeds" (the server seed's hash, the client seed, the nonce, the server seed once the
  * player rotated the pair), and "Verify" once revealed: the /fairness page, filled in, recomputes it.
  */
+
+/** An empty list's way on. */
+const SpacedLink = styled(ButtonLink)`
+  margin-top: ${theme.space(3)};
+`;
 
 /** On a phone the game takes a row and the two days share the next, so the rounds start higher up. */
 const Filters = styled('div')`
@@ -136,28 +142,6 @@ const Fair = styled('div')`
   }
 `;
 
-/** The empty list's way on: a link that looks like the product's primary button. */
-const ActionLink = styled(Link)`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  min-height: 2.75rem;
-  margin-top: ${theme.space(3)};
-  padding: ${theme.space(2.5)} ${theme.space(4)};
-  border-radius: ${theme.radius.medium};
-  background: ${theme.color.accentStrong};
-  color: ${theme.color.accentText};
-  font-weight: 600;
-  text-decoration: none;
-  &:hover {
-    filter: brightness(1.15);
-  }
-  &:focus-visible {
-    outline: 2px solid ${theme.color.focus};
-    outline-offset: 2px;
-  }
-`;
-
 /** A house round's seeds and its Verify link; a dash for another provider's round. */
 function FairnessCell({ row }: { row: BetHistoryItem }) {
   const { t } = useT();
@@ -255,7 +239,7 @@ export function BetHistory() {
         <p>
           {t('betHistory.empty')} {t('betHistory.emptyHint')}
         </p>
-        <ActionLink href="/casino">{t('betHistory.browseGames')}</ActionLink>
+        <SpacedLink href="/casino">{t('betHistory.browseGames')}</SpacedLink>
       </EmptyState>
     );
   } else {

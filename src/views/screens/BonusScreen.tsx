@@ -28,6 +28,7 @@ import { EmptyState, Screen, Tabs } from '../components/Screen.tsx';
 import { useT } from '../i18n-context.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { theme } from '../theme.ts';
+import { ButtonLink } from '../components/Page.tsx';
 import { useFlow, useWiring } from '../wiring.ts';
 import { withParams } from '../address.ts';
 import type { Translator } from '../../i18n/index.ts';
@@ -41,6 +42,11 @@ import type { Translator } from '../../i18n/index.ts';
  */
 
 type T = Translator['t'];
+
+/** An empty list's way on. */
+const SpacedLink = styled(ButtonLink)`
+  margin-top: ${theme.space(3)};
+`;
 
 const Section = styled('section')`
   margin-bottom: ${theme.space(8)};
@@ -306,28 +312,6 @@ function MyBonusCard({ bonus }: { bonus: UserBonus }) {
   );
 }
 
-/** An empty tab's way on: a link that looks like the product's primary button. */
-const ActionLink = styled(Link)`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  min-height: 2.75rem;
-  margin-top: ${theme.space(3)};
-  padding: ${theme.space(2.5)} ${theme.space(4)};
-  border-radius: ${theme.radius.medium};
-  background: ${theme.color.accentStrong};
-  color: ${theme.color.accentText};
-  font-weight: 600;
-  text-decoration: none;
-  &:hover {
-    filter: brightness(1.15);
-  }
-  &:focus-visible {
-    outline: 2px solid ${theme.color.focus};
-    outline-offset: 2px;
-  }
-`;
-
 const EMPTY_KEYS = {
   all: 'bonus.emptyMine',
   active: 'bonus.emptyActive',
@@ -341,9 +325,9 @@ function Empty({ tab, hasOffers }: { tab: BonusTab; hasOffers: boolean }) {
   const { t } = useT();
   const next: ReactNode =
     tab === 'completed' ? (
-      <ActionLink href="/casino">{t('bonus.browseGames')}</ActionLink>
+      <SpacedLink href="/casino">{t('bonus.browseGames')}</SpacedLink>
     ) : tab !== 'all' && hasOffers ? (
-      <ActionLink href="/bonus">{t('bonus.seeOffers')}</ActionLink>
+      <SpacedLink href="/bonus">{t('bonus.seeOffers')}</SpacedLink>
     ) : null;
   return (
     <EmptyState>

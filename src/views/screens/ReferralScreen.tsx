@@ -10,6 +10,7 @@ import { Screen } from '../components/Screen.tsx';
 import { useT } from '../i18n-context.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { theme } from '../theme.ts';
+import { Card as PageCard, Cards } from '../components/Page.tsx';
 import { useFlow, useWiring } from '../wiring.ts';
 
 /*
@@ -18,34 +19,12 @@ import { useFlow, useWiring } from '../wiring.ts';
  * a wallet of the player's choice.
  */
 
-const Stack = styled('div')`
-  display: flex;
-  flex-direction: column;
-  gap: ${theme.space(4)};
-  max-width: 48rem;
-`;
-
-const Card = styled('section')`
-  display: flex;
-  flex-direction: column;
-  gap: ${theme.space(3)};
-  padding: ${theme.space(4)};
-  border: 1px solid ${theme.color.border};
-  border-radius: ${theme.radius.large};
-  background: ${theme.color.surface};
-  min-width: 0;
-  h2 {
-    margin: 0;
-    font-size: ${theme.font.size.large};
-  }
+const Card = styled(PageCard)`
   h3 {
     margin: 0;
     font-size: ${theme.font.size.small};
     font-weight: 500;
     color: ${theme.color.textMuted};
-  }
-  p {
-    margin: 0;
   }
   .value {
     font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
@@ -58,16 +37,6 @@ const Card = styled('section')`
   .code {
     font-size: ${theme.font.size.large};
     letter-spacing: 0.08em;
-  }
-  .row {
-    display: flex;
-    flex-wrap: wrap;
-    gap: ${theme.space(2)};
-    align-items: center;
-  }
-  .muted {
-    color: ${theme.color.textMuted};
-    font-size: ${theme.font.size.small};
   }
   .done {
     color: ${theme.color.success};
@@ -171,7 +140,7 @@ export function ReferralPanel({ origin, canShare }: ReferralInput) {
     ) : null;
 
   return (
-    <Stack>
+    <Cards>
       {reward !== null && limit !== null ? (
         <Note>{t('referral.intro', { reward: money(reward), limit: formatNumber(limit, language) })}</Note>
       ) : null}
@@ -266,7 +235,7 @@ export function ReferralPanel({ origin, canShare }: ReferralInput) {
           )}
         </div>
       </Card>
-    </Stack>
+    </Cards>
   );
 }
 

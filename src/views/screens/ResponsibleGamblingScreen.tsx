@@ -19,6 +19,7 @@ import type { Translator } from '../../i18n/index.ts';
 import { useT } from '../i18n-context.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { theme } from '../theme.ts';
+import { Card as PageCard, Cards } from '../components/Page.tsx';
 import { useFlow } from '../wiring.ts';
 
 /*
@@ -27,42 +28,10 @@ import { useFlow } from '../wiring.ts';
  * settings load once; the other two cards start from them.
  */
 
-const Stack = styled('div')`
-  display: flex;
-  flex-direction: column;
-  gap: ${theme.space(4)};
-  max-width: 56rem;
-`;
-
-const Card = styled('section')`
-  display: flex;
-  flex-direction: column;
-  gap: ${theme.space(3)};
-  padding: ${theme.space(4)};
-  border: 1px solid ${theme.color.border};
-  border-radius: ${theme.radius.large};
-  background: ${theme.color.surface};
-  min-width: 0;
-  h2 {
-    margin: 0;
-    font-size: ${theme.font.size.large};
-  }
+const Card = styled(PageCard)`
   h3 {
     margin: 0;
     font-size: ${theme.font.size.body};
-  }
-  p {
-    margin: 0;
-  }
-  .muted {
-    color: ${theme.color.textMuted};
-    font-size: ${theme.font.size.small};
-  }
-  .row {
-    display: flex;
-    flex-wrap: wrap;
-    gap: ${theme.space(2)};
-    align-items: center;
   }
 `;
 
@@ -234,7 +203,7 @@ export function LimitsPanel({ children }: { children?: (settings: ResponsibleGam
     });
 
   return (
-    <Stack>
+    <Cards>
       {/* Self-excluded: the exclusion first, the limits below it to read. */}
       {locked ? children?.(limits) : null}
       <Card aria-labelledby="limits-title">
@@ -243,7 +212,7 @@ export function LimitsPanel({ children }: { children?: (settings: ResponsibleGam
           {t('responsibleGambling.amountsIn', { currency })} {t('responsibleGambling.orderRule')}
         </p>
         <form onSubmit={submit} noValidate>
-          <Stack>
+          <Cards>
             {LIMIT_KINDS.map((kind) => (
               <Kind key={kind}>
                 <legend>{t(`responsibleGambling.kinds.${kind}`)}</legend>
@@ -261,11 +230,11 @@ export function LimitsPanel({ children }: { children?: (settings: ResponsibleGam
                 {hasChanges ? <span className="muted">{t('responsibleGambling.unsavedChanges')}</span> : null}
               </div>
             )}
-          </Stack>
+          </Cards>
         </form>
       </Card>
       {locked ? null : children?.(limits)}
-    </Stack>
+    </Cards>
   );
 }
 
@@ -375,7 +344,7 @@ export function SelfExclusionPanel({ selfExclusion, now }: { selfExclusion: Self
     };
     body = (
       <form onSubmit={submit} noValidate>
-        <Stack>
+        <Cards>
           <Choices>
             <legend>{t('responsibleGambling.selfExclusion.kind')}</legend>
             {(['temporary', 'permanent'] as const).map((option) => (
@@ -411,7 +380,7 @@ export function SelfExclusionPanel({ selfExclusion, now }: { selfExclusion: Self
           <div className="row">
             <Button type="submit">{t('responsibleGambling.selfExclusion.submit')}</Button>
           </div>
-        </Stack>
+        </Cards>
       </form>
     );
   }
