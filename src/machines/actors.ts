@@ -9,6 +9,7 @@ import type { Banner } from './lobby.machine.ts';
 import type { BonusCalls } from './bonus.actors.ts';
 import type { DocumentsCalls } from './documents.actors.ts';
 import type { LimitsCalls } from './limits.actors.ts';
+import type { ProfileCalls } from './profile.actors.ts';
 import type { PlayerCalls } from './player.actors.ts';
 
 /*
@@ -115,6 +116,7 @@ export function createApiActors(client: ApiClient, storage: TokenStorage) {
       import('./limits.actors.ts').then((module) => module.limitsCalls),
     ),
     ...lazyActors<DocumentsCalls>(client, ['loadDocumentLabels', 'loadDocuments', 'uploadDocument', 'updatePassword', 'resendVerificationEmail'], () => import('./documents.actors.ts').then((module) => module.documentsCalls)),
+    ...lazyActors<ProfileCalls>(client, ['updateProfile', 'loadAddresses', 'addAddress', 'updateAddress', 'removeAddress', 'uploadProfileImage', 'removeProfileImage'], () => import('./profile.actors.ts').then((module) => module.profileCalls)),
     ...lazyActors<PlayerCalls>(client, PLAYER_CALLS, () => import('./player.actors.ts').then((module) => module.playerCalls)),
     restoreSession: fromPromise<RestoredSession | null>(async ({ signal }) => {
       const accessToken = storage.readToken();

@@ -18,6 +18,7 @@ export const NOTICE_MESSAGES = [
   'messages.loginSuccess',
   'messages.logoutSuccess',
   'messages.registerSuccess',
+  'messages.profileUpdated',
   'messages.resetLinkSent',
   'messages.passwordReset',
   'messages.sessionExpired',

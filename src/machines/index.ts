@@ -5,6 +5,9 @@ import { notificationsMachine } from './notifications.machine.ts';
 import { unreadNotificationsMachine } from './unreadNotifications.machine.ts';
 import { pageMachine } from './page.machine.ts';
 import { registerMachine } from './register.machine.ts';
+import { profileMachine } from './profile.machine.ts';
+import { addressesMachine } from './addresses.machine.ts';
+import { profilePictureMachine } from './profilePicture.machine.ts';
 import { settingsMachine } from './settings.machine.ts';
 import { socialSignInMachine } from './socialSignIn.machine.ts';
 import { resetPasswordMachine } from './resetPassword.machine.ts';
@@ -39,6 +42,9 @@ export const machines = {
   app: appMachine,
   login: loginMachine,
   register: registerMachine,
+  profile: profileMachine,
+  addresses: addressesMachine,
+  profilePicture: profilePictureMachine,
   verifyEmail: verifyEmailMachine,
   forgotPassword: forgotPasswordMachine,
   resetPassword: resetPasswordMachine,

@@ -21,6 +21,9 @@ import type { loginMachine, Session } from '../machines/login.machine.ts';
 import type { notificationsMachine } from '../machines/notifications.machine.ts';
 import type { pageMachine } from '../machines/page.machine.ts';
 import type { registerMachine } from '../machines/register.machine.ts';
+import type { profileMachine } from '../machines/profile.machine.ts';
+import type { addressesMachine } from '../machines/addresses.machine.ts';
+import type { profilePictureMachine } from '../machines/profilePicture.machine.ts';
 import type { resetPasswordMachine } from '../machines/resetPassword.machine.ts';
 import { settingsMachine } from '../machines/settings.machine.ts';
 import type { FacebookLoginRequest, socialSignInMachine } from '../machines/socialSignIn.machine.ts';
@@ -177,6 +180,9 @@ interface FlowMachines {
   login: typeof loginMachine;
   socialSignIn: typeof socialSignInMachine;
   register: typeof registerMachine;
+  profile: typeof profileMachine;
+  addresses: typeof addressesMachine;
+  profilePicture: typeof profilePictureMachine;
   verifyEmail: typeof verifyEmailMachine;
   forgotPassword: typeof forgotPasswordMachine;
   resetPassword: typeof resetPasswordMachine;
@@ -240,6 +246,8 @@ function createFlows(
   const liveEvents = liveEventsActor((listener) => outside.live.subscribe(listener));
   const newIdempotencyKey = fromPromise<string>(() => outside.newIdempotencyKey());
   const copyText = fromPromise<void, { text: string }>(({ input }) => outside.copyText(input.text));
+  // The profile's basic information, addresses and picture share one set (their calls load with them).
+  const profileFlows = { actors, actions: { notify: notifyAction, updateUser: (_: unknown, { user }: { user: User }) => app.send({ type: 'USER.UPDATED', user }) } };
   const bonusFlows = {
     actors: { ...actors, liveEvents, newIdempotencyKey },
     actions: {
@@ -330,6 +338,9 @@ function createFlows(
       actions: { notify: notifyAction, navigate },
     },
     transactions: { actors: { loadTransactions: actors.loadTransactions, liveEvents } },
+    profile: profileFlows,
+    addresses: profileFlows,
+    profilePicture: profileFlows,
     gameList: {
       actors: {
         loadCategories: actors.loadCategories,

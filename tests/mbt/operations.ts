@@ -51,6 +51,13 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
     request: none,
     response: (countries) => ({ data: { countries }, errors: [] }),
   },
+  updateProfile: { request: (body) => ({ body }), response: (user) => ({ data: { user }, errors: [] }) },
+  loadAddresses: { request: none, response: (addresses) => ({ data: { addresses }, errors: [] }) },
+  addAddress: { request: (body) => ({ body }), response: (address) => ({ data: { address }, errors: [] }) },
+  updateAddress: { request: (body) => ({ body }), response: (address) => ({ data: { address }, errors: [] }) },
+  removeAddress: { request: (body) => ({ body }), response: () => success },
+  uploadProfileImage: { request: (input) => ({ body: { file: input.file.name } }), response: (user) => ({ data: { user }, errors: [] }) },
+  removeProfileImage: { request: none, response: (user) => ({ data: { user }, errors: [] }) },
   verifyEmail: {
     request: (input) => ({ query: { token: input.token } }),
     response: (output) => ({ data: { success: true, email: output.email }, errors: [] }),

@@ -1,4 +1,4 @@
-import { useId, useState, type ComponentType } from 'react';
+import { useCallback, useId, useRef, useState, type ComponentType } from 'react';
 import { styled } from 'goober';
 import type { MessageKey } from '../../i18n/index.ts';
 import { Screen } from '../components/Screen.tsx';
@@ -90,17 +90,23 @@ const Accordion = styled('div')`
 function Section({ section, open, toggle, close }: { section: ProfileSection; open: boolean; toggle: () => void; close: () => void }) {
   const { t } = useT();
   const id = useId();
+  const button = useRef<HTMLButtonElement>(null);
   const { Body } = section;
+  // Closed by its own work (a save): focus goes back to the section's heading, not to the page's start.
+  const closeHere = useCallback(() => {
+    close();
+    button.current?.focus();
+  }, [close]);
   return (
     <section aria-labelledby={`${id}-button`} data-section={section.id}>
       <h2>
-        <button type="button" className="toggle" id={`${id}-button`} aria-expanded={open} aria-controls={`${id}-panel`} onClick={toggle}>
+        <button ref={button} type="button" className="toggle" id={`${id}-button`} aria-expanded={open} aria-controls={`${id}-panel`} onClick={toggle}>
           {t(section.title)}
         </button>
       </h2>
       {open ? (
         <div className="panel" id={`${id}-panel`}>
-          <Body close={close} />
+          <Body close={closeHere} />
         </div>
       ) : null}
     </section>
@@ -110,6 +116,7 @@ function Section({ section, open, toggle, close }: { section: ProfileSection; op
 export default function ProfileScreen() {
   const { t } = useT();
   const [open, setOpen] = useState<string | null>(SECTIONS[0]?.id ?? null);
+  const close = useCallback(() => setOpen(null), []);
   return (
     <PlayerOnly title={t('profile.title')}>
       <Screen title={t('profile.title')}>
@@ -120,7 +127,7 @@ export default function ProfileScreen() {
               section={section}
               open={open === section.id}
               toggle={() => setOpen((current) => (current === section.id ? null : section.id))}
-              close={() => setOpen(null)}
+              close={close}
             />
           ))}
         </Accordion>
