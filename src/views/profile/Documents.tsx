@@ -213,8 +213,16 @@ export function DocumentsSection({ profileComplete, refetchMs, onOpenBasicInfo }
   );
 }
 
+/** The profile page's basic information section, opened by its heading's button (src/views/screens/ProfileScreen.tsx). */
+function openBasicInfo() {
+  const toggle = document.querySelector<HTMLButtonElement>('[data-section="basic-information"] button[aria-expanded]');
+  if (!toggle) return;
+  if (toggle.getAttribute('aria-expanded') !== 'true') toggle.click();
+  toggle.focus();
+}
+
 /** The section as the profile page shows it: for the player signed in, restarted once basic information is complete. */
-export default function Documents({ onOpenBasicInfo }: { onOpenBasicInfo?: () => void }) {
+export default function Documents({ onOpenBasicInfo = openBasicInfo }: { close?: () => void; onOpenBasicInfo?: () => void }) {
   const { app, settings } = useWiring();
   const profileComplete = useSelector(app, (s) => s.context.user?.profileComplete === true);
   const refetchMs = useSelector(settings, (s) => s.context.settings?.documentRefetchMs);

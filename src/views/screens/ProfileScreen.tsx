@@ -7,6 +7,8 @@ import { PlayerOnly } from '../PlayerOnly.tsx';
 import { Addresses } from '../profile/Addresses.tsx';
 import { BasicInformation } from '../profile/BasicInformation.tsx';
 import { Picture } from '../profile/Picture.tsx';
+import Documents from '../profile/Documents.tsx';
+import ChangePassword from '../profile/ChangePassword.tsx';
 import { theme } from '../theme.ts';
 
 /*
@@ -29,10 +31,10 @@ interface ProfileSection {
 /** The accordion's sections, in the order SPEC §2 lists them. */
 const SECTIONS: readonly ProfileSection[] = [
   { id: 'basic-information', title: 'profile.basicInformation.title', Body: BasicInformation },
-  // Identity verification (src/views/profile/Documents.tsx) goes here.
+  { id: 'identity-verification', title: 'profile.identity.title', Body: Documents },
   { id: 'addresses', title: 'profile.addresses.title', Body: Addresses },
   { id: 'picture', title: 'profile.picture.title', Body: Picture },
-  // Change password (src/views/profile/ChangePassword.tsx) goes here.
+  { id: 'change-password', title: 'profile.changePassword.title', Body: ChangePassword },
 ];
 
 const Accordion = styled('div')`
