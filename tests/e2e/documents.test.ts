@@ -45,10 +45,10 @@ async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
   return (JSON.parse(text) as { data: T }).data;
 }
 
-async function screenshots(target: Page, name: string) {
+async function screenshots(target: Page, name: string, fullPage = true) {
   for (const width of [390, 1280]) {
     await target.setViewportSize({ width, height: 900 });
-    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
+    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage });
   }
 }
 
@@ -211,11 +211,11 @@ it('sends an unverified player a new verification email from the login dialog, o
   const dialog = page.getByRole('dialog', { name: 'Log in' });
   await dialog.getByText('Email not verified').waitFor();
   expect(await dialog.getByLabel('Email for the verification link').inputValue()).toBe(fields.email);
-  await screenshots(page, 'resend-verification-en');
+  await screenshots(page, 'resend-verification-en', false);
   await dialog.getByRole('button', { name: 'Send a new verification email' }).click();
   await dialog.getByText('A new verification email is on its way. Open the link in it, then log in.').waitFor();
   expect(await dialog.getByRole('button', { name: 'Send a new verification email' }).count()).toBe(0);
-  await screenshots(page, 'resend-verification-sent-en');
+  await screenshots(page, 'resend-verification-sent-en', false);
   const mailbox = await api<{ messages: { subject: string; links: string[] }[] }>(`/dev/mailbox?to=${encodeURIComponent(fields.email)}`, undefined);
   expect(mailbox.messages.length).toBe(2);
   expect(mailbox.messages.every((message) => message.links.some((link) => link.includes('verify-email?token=')))).toBe(true);

@@ -70,6 +70,8 @@ function seeLabels(view: DocumentsView, snapshot: DocumentsSnapshot) {
     if (input) {
       expect(input.disabled).toBe(uploadingLabelId !== null);
       expect(input.accept).toBe('.jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf');
+      // The button the player sees, in the player's language (the input's own speaks the browser's).
+      expect(within(item).getByText(view.t('profile.identity.chooseFile')).getAttribute('for')).toBe(input.id);
     }
     const uploading = within(item).queryByText(view.t('profile.identity.uploading'));
     expect(uploading !== null).toBe(uploadingLabelId === label.id);

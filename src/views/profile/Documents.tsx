@@ -51,14 +51,35 @@ const Item = styled('li')`
     font-size: ${theme.font.size.body};
   }
   input[type='file'] {
-    font: inherit;
-    max-width: 100%;
-    color: ${theme.color.text};
-    min-height: 2.75rem;
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    overflow: hidden;
+    clip: rect(0, 0, 0, 0);
+    border: 0;
   }
-  input[type='file']:focus-visible {
+  .pick {
+    align-self: flex-start;
+    display: inline-flex;
+    align-items: center;
+    min-height: 2.75rem;
+    padding: 0 ${theme.space(4)};
+    font-size: ${theme.font.size.body};
+    font-weight: 600;
+    color: ${theme.color.text};
+    background: ${theme.color.surfaceRaised};
+    border: 1px solid ${theme.color.border};
+    border-radius: ${theme.radius.small};
+    cursor: pointer;
+  }
+  input[type='file']:focus-visible + .pick {
     outline: 2px solid ${theme.color.focus};
     outline-offset: 2px;
+  }
+  input[type='file']:disabled + .pick {
+    opacity: 0.6;
+    cursor: not-allowed;
   }
   label {
     font-size: ${theme.font.size.small};
@@ -124,6 +145,10 @@ function LabelRow({ label, document, open, busy, uploading, problem, onFile }: L
             aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
             onChange={change}
           />
+          {/* The native input's own button speaks the browser's language; this one speaks the player's. */}
+          <label htmlFor={id} className="pick" aria-hidden="true">
+            {t('profile.identity.chooseFile')}
+          </label>
           <Note id={`${id}-hint`}>{t('profile.identity.fileHint')}</Note>
           {uploading ? <Note role="status">{t('profile.identity.uploading')}</Note> : null}
           {problem ? (
