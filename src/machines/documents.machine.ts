@@ -4,6 +4,7 @@ import type { RuleCode } from '../rules/codes.ts';
 import { checkFile } from '../rules/files.ts';
 import { notProvided, type ErrorCode, type Notice } from './effects.ts';
 import { toFailure } from './failure.ts';
+import { liveEventsNotProvided, type Notification } from './live.ts';
 
 /*
  * The profile's identity verification (SPEC §4, §5): the document labels, each with the status of its
@@ -14,6 +15,8 @@ import { toFailure } from './failure.ts';
  * fetch the documents again, store them, mark submitted, show the success toast, flag off. A failure shows
  * 'Failed to upload document' (and the code's own message beside the label) and turns the flag off.
  * A document under review or approved cannot be uploaded again; a rejected one can (the server allows it).
+ * A review comes as a notification (live updates): on any notification, or after the stream came back
+ * from a drop, the list is read again quietly, so an approval shows without a reload.
  */
 
 export type Document = components['schemas']['Document'];
@@ -54,7 +57,11 @@ export interface DocumentsContext {
   submitted: boolean;
 }
 
-export type DocumentsEvent = { type: 'UPLOAD'; documentLabelId: number; file: File } | { type: 'RETRY' };
+export type DocumentsEvent =
+  | { type: 'UPLOAD'; documentLabelId: number; file: File }
+  | { type: 'RETRY' }
+  | { type: 'LIVE.NOTIFICATION'; notification: Notification; unreadCount: number }
+  | { type: 'LIVE.RECONNECTED' };
 
 /** The newest document of a label, or null: its status is the label's. */
 export function documentOf(documents: readonly Document[], labelId: number): Document | null {
@@ -80,6 +87,7 @@ export const documentsMachine = setup({
     loadDocuments: notProvided<Document[], undefined>('loadDocuments'),
     /** POST /document/upload (multipart: documentLabelId, file) */
     uploadDocument: notProvided<Document, DocumentUpload>('uploadDocument'),
+    liveEvents: liveEventsNotProvided,
   },
   delays: {
     /** SPEC §4: the wait between the upload and the new list (settings.documentRefetchMs). */
@@ -121,6 +129,8 @@ export const documentsMachine = setup({
     problem: null,
     submitted: false,
   }),
+  // Subscribed from the start: a review that comes while the list loads is not missed.
+  invoke: { src: 'liveEvents' },
   initial: 'loadingLabels',
   states: {
     /** SPEC §5: basic information first; the section says so instead of offering uploads. */
@@ -156,6 +166,17 @@ export const documentsMachine = setup({
           },
           { target: 'uploading', actions: { type: 'startUpload', params: ({ event }) => ({ upload: { documentLabelId: event.documentLabelId, file: event.file } }) } },
         ],
+        // A notification may be a review of a document; after a drop, events may have been missed.
+        'LIVE.NOTIFICATION': 'reloading',
+        'LIVE.RECONNECTED': 'reloading',
+      },
+    },
+    /** The list read again, quietly: the one shown stays until the new one comes (or if it does not). */
+    reloading: {
+      invoke: {
+        src: 'loadDocuments',
+        onDone: { target: 'ready', actions: { type: 'storeDocuments', params: ({ event }) => ({ documents: event.output }) } },
+        onError: 'ready',
       },
     },
     uploading: {

@@ -258,7 +258,7 @@ function createFlows(
     },
   };
 
-  const accountFlows = { actors, actions: { notify: notifyAction } };
+  const accountFlows = { actors: { ...actors, liveEvents }, actions: { notify: notifyAction } };
   const limitsFlows = { actors, actions: { notify: notifyAction, endSession: () => app.send({ type: 'LOGOUT' }) } };
 
   return {

@@ -14,7 +14,8 @@ import { connectBrowser, startProductServer, verifiedPlayer, type ProductServer 
  * Identity documents, the password change and a new verification email, in Chromium against the real
  * server. A Google player (basic information incomplete, as social accounts start) is told to complete
  * it first; completed through the API, the player uploads a document and sees it under review without a
- * reload; approved through the simulator, it shows Approved after a reload; a file too large or of a
+ * reload; approved through the simulator, it shows Approved (the review's notification comes over the
+ * live updates and the list is read again); a file too large or of a
  * type not allowed is refused before anything is sent. A player changes the password and logs in with
  * the new one; an unverified player asks for a new verification email from the login dialog and the
  * simulator's mailbox has it. The section and its toast in English, Portuguese and Spanish, 390 and
@@ -107,7 +108,7 @@ it('tells a player whose basic information is incomplete to complete it first, a
   expect(await page.locator('section h2 > button').filter({ hasText: 'Basic information' }).getAttribute('aria-expanded')).toBe('true');
 });
 
-it('uploads a document and shows it under review without a reload; approved by the simulator, Approved after one', async () => {
+it('uploads a document and shows it under review without a reload; approved by the simulator, Approved without one either', async () => {
   const fields = newPlayer();
   await api(
     '/user/update',
@@ -146,8 +147,7 @@ it('uploads a document and shows it under review without a reload; approved by t
 
   const { documents } = await api<{ documents: { id: number; status: string }[] }>('/document/get-documents', undefined, googleToken);
   await api('/dev/documents/review', { documentId: documents[0]!.id, status: 'Approved' });
-  await page.reload();
-  await openSection('Identity verification');
+  // The review's notification comes over the live updates: the list is read again, no reload.
   await frontItem.getByText('Status: Approved').waitFor();
   await screenshots(page, 'documents-approved-en');
 });

@@ -100,6 +100,8 @@ const seeLoading = (view: DocumentsView) => {
 describeModel('documents', {
   fixtures: documentsFixtures,
   filterEvents: (snapshot, event) => {
+    // Live updates matter while the list shows.
+    if (event.type === 'LIVE.NOTIFICATION' || event.type === 'LIVE.RECONNECTED') return snapshot.matches('ready');
     if (event.type !== 'UPLOAD') return true;
     const upload = event as Extract<DocumentsEvent, { type: 'UPLOAD' }>;
     const { documents, uploadingLabelId, problem } = (snapshot as DocumentsSnapshot).context;
@@ -116,6 +118,7 @@ describeModel('documents', {
     });
     return renderWithServices(<DocumentsSection profileComplete={view.input.profileComplete} refetchMs={view.input.refetchMs} onOpenBasicInfo={() => {}} />, {
       actors: { ...view.actors, uploadDocument },
+      live: view.live,
     });
   },
   events: {
@@ -125,6 +128,8 @@ describeModel('documents', {
       fireEvent.change(fileInput(view, label.name)!, { target: { files: [event.file] } });
     },
     RETRY: (view) => view.user.click(button(view.t('common.retry'))),
+    'LIVE.NOTIFICATION': (view, event) => view.live.send(event),
+    'LIVE.RECONNECTED': (view, event) => view.live.send(event),
   },
   states: {
     incomplete: (view) => {
@@ -156,6 +161,12 @@ describeModel('documents', {
       seeEffects(view);
       seeLabels(view, snapshot);
       seeLastUpload(view, snapshot);
+    },
+    // Read again after a notification: the list shown stays meanwhile.
+    reloading: (view, snapshot) => {
+      seeEffects(view);
+      seeLabels(view, snapshot);
+      expect(screen.queryByText(view.t('states.loading'))).toBeNull();
     },
     // The uploading flag stays on through the wait and the new list.
     waiting: (view, snapshot) => {

@@ -9,7 +9,7 @@ import { chartSvg } from '../../src/flows/svg.ts';
 const documentsMachine = setup({
   types: { context: {} as { tries: number }, events: {} as { type: 'UPLOAD' } | { type: 'CANCEL' } | { type: 'FIELD.CHANGE' } },
   actors: {
-    uploadDocument: fromPromise<void>(async () => {}),
+    scanDocument: fromPromise<void>(async () => {}),
     login: fromPromise<void>(async () => {}),
   },
   actions: {
@@ -41,7 +41,7 @@ const documentsMachine = setup({
         sending: {
           entry: 'countTry',
           invoke: {
-            src: 'uploadDocument',
+            src: 'scanDocument',
             onDone: { target: 'waiting', actions: { type: 'notify', params: { tone: 'success', message: 'messages.loginSuccess' } } },
             onError: { target: '#documents.editing', actions: { type: 'notify', params: ({ context }) => ({ tone: 'error', message: String(context.tries) }) } },
           },
@@ -88,7 +88,7 @@ describe('machineGraph', () => {
       'documents.uploading.checking',
     ]);
     expect(byId.get('documents.done')?.kind).toBe('final');
-    expect(byId.get('documents.uploading.sending')?.invokes).toEqual([{ id: '0.documents.uploading.sending', src: 'uploadDocument' }]);
+    expect(byId.get('documents.uploading.sending')?.invokes).toEqual([{ id: '0.documents.uploading.sending', src: 'scanDocument' }]);
   });
 
   it('reads guarded alternatives, the unguarded one after them as else, and higher-order guards', () => {
@@ -121,13 +121,13 @@ describe('machineGraph', () => {
     expect(done).toMatchObject({
       source: 'documents.uploading.sending',
       targets: ['documents.uploading.waiting'],
-      trigger: { kind: 'done', src: 'uploadDocument', invokeId: '0.documents.uploading.sending' },
+      trigger: { kind: 'done', src: 'scanDocument', invokeId: '0.documents.uploading.sending' },
     });
     const error = find(graph.edges, (t) => t.trigger.kind === 'error');
     expect(error.targets).toEqual(['documents.editing']);
     expect(error.actions).toEqual([{ name: 'notify', effect: true, params: null, computed: true }]);
     // An actor missing from the operations table shows under its own name.
-    expect(edgeLines(done).map((line) => line.text)).toEqual(['done: uploadDocument', '/ notify "Login successful!"']);
+    expect(edgeLines(done).map((line) => line.text)).toEqual(['done: scanDocument', '/ notify "Login successful!"']);
   });
 
   it('reads always transitions, and transitions of a compound state', () => {
@@ -156,7 +156,7 @@ describe('machineGraph', () => {
 
   it('lists events, invoked actors, messages, routes and effects', () => {
     expect(graph.events).toEqual(['FIELD.CHANGE', 'UPLOAD', 'CANCEL']);
-    expect(graph.invoked).toEqual(['uploadDocument']);
+    expect(graph.invoked).toEqual(['scanDocument']);
     expect(graph.routes).toEqual(['/']);
     expect(graph.notices).toEqual([
       { key: 'messages.loginSuccess', text: 'Login successful!', tone: 'success', code: null },
