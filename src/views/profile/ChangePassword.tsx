@@ -1,12 +1,20 @@
 import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
+import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
 import { changePasswordMachine, newPasswordTicks, type ChangePasswordField } from '../../machines/changePassword.machine.ts';
 import { FormError } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
 import { Actions, fieldMessages, Form, PasswordField, PasswordRules } from '../dialogs/parts.tsx';
 import { useT } from '../i18n-context.ts';
+import { theme } from '../theme.ts';
 import { useFlow } from '../wiring.ts';
+
+const Done = styled('p')`
+  margin: 0 0 ${theme.space(3)};
+  color: ${theme.color.success};
+  font-weight: 600;
+`;
 
 /** The profile's change-password section (src/machines/changePassword.machine.ts). */
 export default function ChangePassword() {
@@ -28,7 +36,7 @@ export default function ChangePassword() {
   return (
     <Form onSubmit={submit} noValidate>
       {snapshot.matches('failed') ? <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError> : null}
-      {snapshot.matches('changed') ? <p role="status">{t('messages.passwordChanged')}</p> : null}
+      {snapshot.matches('changed') ? <Done role="status">{t('messages.passwordChanged')}</Done> : null}
       <PasswordField label={t('profile.changePassword.currentPassword')} autoComplete="current-password" {...field('oldPassword')} />
       <PasswordField
         label={t('profile.changePassword.newPassword')}
