@@ -178,8 +178,9 @@ async function seeApp(view: AppView, snapshot: AppSnapshot) {
   } else {
     // The player's own user: the login's, the restored, the refreshed or the updated one.
     const user = snapshot.context.user!;
-    expect(screen.getByText(user.username)).toBeTruthy();
-    expect(screen.getByText(user.email, { exact: false })).toBeTruthy();
+    // (The profile page opens on its basic information: the player's details fill its form.)
+    expect(screen.getByDisplayValue(user.username)).toBeTruthy();
+    expect(screen.getByDisplayValue(user.email)).toBeTruthy();
   }
 }
 

@@ -4,7 +4,7 @@ import { errorMessageKey } from '../../api/errors.ts';
 import type { components } from '../../api/schema.d.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import type { User } from '../../machines/effects.ts';
-import { profileMachine, statesOfProfileCountry, type ProfileField } from '../../machines/profile.machine.ts';
+import { profileMachine, profileValues, statesOfProfileCountry, type ProfileField } from '../../machines/profile.machine.ts';
 import { Button } from '../components/Button.tsx';
 import { FormError, SelectField, TextField } from '../components/Form.tsx';
 import { Actions, fieldMessages, Form, Intro, Row } from '../dialogs/parts.tsx';
@@ -29,7 +29,8 @@ const GENDER_LABELS: Readonly<Record<Gender, MessageKey>> = {
 export function BasicInformation({ close }: ProfileSectionProps) {
   const { app } = useWiring();
   const user = useSelector(app, (s) => s.context.user);
-  return user ? <ProfileForm user={user} close={close} /> : null;
+  // The player's details changed elsewhere (a profile fetched again): the form starts again with them.
+  return user ? <ProfileForm key={JSON.stringify([user.email, profileValues(user)])} user={user} close={close} /> : null;
 }
 
 export function ProfileForm({ user, close }: ProfileSectionProps & { user: User }) {
@@ -39,9 +40,17 @@ export function ProfileForm({ user, close }: ProfileSectionProps & { user: User 
   const { values, fieldErrors, countries, errorCode, email } = snapshot.context;
   const saving = snapshot.matches({ form: 'saving' });
   const done = snapshot.matches({ form: 'done' });
+  // Saved: the section closes at once (the app's new player may restart this form before an effect of it would run).
   useEffect(() => {
-    if (done) close();
-  }, [done, close]);
+    let closed = false;
+    const subscription = actor.subscribe((next) => {
+      if (!closed && next.matches({ form: 'done' })) {
+        closed = true;
+        close();
+      }
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, close]);
   const field = (name: ProfileField) => ({
     name,
     value: values[name],

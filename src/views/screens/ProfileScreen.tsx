@@ -71,13 +71,9 @@ const Accordion = styled('div')`
     outline: 2px solid ${theme.color.focus};
     outline-offset: 2px;
   }
-  .toggle::after {
-    content: '+';
+  .sign {
     font-size: 1.25em;
     color: ${theme.color.textMuted};
-  }
-  .toggle[aria-expanded='true']::after {
-    content: '−';
   }
   .panel {
     padding: ${theme.space(4)};
@@ -104,6 +100,9 @@ function Section({ section, open, toggle, close }: { section: ProfileSection; op
       <h2>
         <button ref={button} type="button" className="toggle" id={`${id}-button`} aria-expanded={open} aria-controls={`${id}-panel`} onClick={toggle}>
           {t(section.title)}
+          <span className="sign" aria-hidden="true">
+            {open ? '−' : '+'}
+          </span>
         </button>
       </h2>
       {open ? (
