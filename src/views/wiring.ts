@@ -246,154 +246,87 @@ function createFlows(
   const liveEvents = liveEventsActor((listener) => outside.live.subscribe(listener));
   const newIdempotencyKey = fromPromise<string>(() => outside.newIdempotencyKey());
   const copyText = fromPromise<void, { text: string }>(({ input }) => outside.copyText(input.text));
-  // The profile's basic information, addresses and picture share one set (their calls load with them).
-  const profileFlows = { actors, actions: { notify: notifyAction, updateUser: (_: unknown, { user }: { user: User }) => app.send({ type: 'USER.UPDATED', user }) } };
-  const bonusFlows = {
-    actors: { ...actors, liveEvents, newIdempotencyKey },
+  // Every flow takes its actors and actions by name from one set: a machine names what it needs (its
+  // chart and the index of operations say which), and the set names each effect once, so the first load
+  // carries no per-flow lists. Only the two meanings of askToLogIn differ by flow.
+  const shared = {
+    actors: {
+      ...actors,
+      liveEvents,
+      newIdempotencyKey,
+      copyText,
+      shareLink: fromPromise<void, ShareRequest>(({ input }) => outside.share(input)),
+      askFacebook: fromPromise<FacebookLoginRequest | null>(async () => {
+        const appId = settings.getSnapshot().context.settings?.socialLogin.facebookAppId ?? null;
+        if (appId === null) throw new Error('Facebook sign-in is not configured');
+        return outside.social.facebookLogin({ appId, locale: app.getSnapshot().context.language });
+      }),
+      // src/fairness in this browser (WebCrypto), its code loaded with the first bet verified.
+      verifyBet: fromPromise<VerifiedBet, Bet>(({ input }) => import('../machines/fairness.verify.ts').then((m) => m.verifyBet(input))),
+    },
     actions: {
       notify: notifyAction,
       navigate,
+      sessionStarted,
+      closeDialog,
+      storeLoginTime: (_: unknown, params: { at: string | null }) => {
+        if (params.at) safely(() => outside.storage?.setItem(LOGIN_TIME_STORAGE_KEY, params.at ?? ''));
+      },
       updateUser: (_: unknown, { user }: { user: User }) => app.send({ type: 'USER.UPDATED', user }),
+      // Ending the session is the app's logout (self-exclusion, the reality check's Log out).
+      endSession: () => app.send({ type: 'LOGOUT' }),
+      // The search goes into the address in place of the entry: Back leaves the grid, not each search.
+      showSearch: (_: unknown, { q }: { q: string }) => outside.navigate(withParams(outside.address(), { q }), { replace: true }),
+      // The bonus screen's forfeit confirmation closes.
       close: () => outside.navigate(withParams(outside.address(), { forfeit: '' })),
+      showSession: (_: unknown, { sessionId }: { sessionId: string }) => {
+        const from = new URLSearchParams(outside.address().search).get('from');
+        outside.navigate(`/play/${encodeURIComponent(sessionId)}${from ? `?from=${encodeURIComponent(from)}` : ''}`, { replace: true });
+      },
+      leave: () => outside.navigate(returnAddress(outside.address().search)),
     },
   };
 
-  const accountFlows = { actors: { ...actors, liveEvents }, actions: { notify: notifyAction } };
-  const limitsFlows = { actors, actions: { notify: notifyAction, endSession: () => app.send({ type: 'LOGOUT' }) } };
+  // The flows without actions of their own.
+  const readOnly = { actors: shared.actors };
 
   return {
-    login: {
-      actors: { login: actors.login },
-      actions: { sessionStarted, closeDialog, notify: notifyAction },
-    },
-    socialSignIn: {
-      actors: {
-        googleLogin: actors.googleLogin,
-        facebookLogin: actors.facebookLogin,
-        askFacebook: fromPromise<FacebookLoginRequest | null>(async () => {
-          const appId = settings.getSnapshot().context.settings?.socialLogin.facebookAppId ?? null;
-          if (appId === null) throw new Error('Facebook sign-in is not configured');
-          return outside.social.facebookLogin({ appId, locale: app.getSnapshot().context.language });
-        }),
-      },
-      actions: {
-        sessionStarted,
-        storeLoginTime: (_, params) => {
-          if (params.at) safely(() => outside.storage?.setItem(LOGIN_TIME_STORAGE_KEY, params.at ?? ''));
-        },
-        notify: notifyAction,
-        closeDialog,
-      },
-    },
-    register: {
-      actors: { loadCountries: actors.loadCountries, signup: actors.signup },
-      actions: { notify: notifyAction },
-    },
-    verifyEmail: {
-      actors: { verifyEmail: actors.verifyEmail },
-      actions: { notify: notifyAction, navigate },
-    },
-    forgotPassword: {
-      actors: { forgotPassword: actors.forgotPassword },
-      actions: { notify: notifyAction },
-    },
-    resetPassword: {
-      actors: { resetPassword: actors.resetPassword },
-      actions: { notify: notifyAction, navigate },
-    },
-    notifications: {
-      actors: { loadNotifications: actors.loadNotifications, markNotificationsRead: actors.markNotificationsRead },
-    },
-    unreadNotifications: {
-      actors: { loadNotifications: actors.loadNotifications, liveEvents },
-    },
-    page: { actors: { loadPages: actors.loadPages } },
-    wallets: {
-      actors: { loadWallets: actors.loadWallets, selectWallet: actors.selectWallet, liveEvents },
-      actions: { notify: notifyAction },
-    },
-    deposit: {
-      actors: {
-        loadPaymentProviders: actors.loadPaymentProviders,
-        loadPaymentActivity: actors.loadPaymentActivity,
-        requestDepositAddress: actors.requestDepositAddress,
-        copyText,
-        liveEvents,
-      },
-      actions: { notify: notifyAction },
-    },
-    withdraw: {
-      actors: {
-        loadPaymentProviders: actors.loadPaymentProviders,
-        loadPaymentActivity: actors.loadPaymentActivity,
-        requestWithdrawal: actors.requestWithdrawal,
-        newIdempotencyKey,
-        liveEvents,
-      },
-      actions: { notify: notifyAction },
-    },
-    // Its API actors by name among all of them (loadReferral, loadWallets, claimReferral).
-    referral: {
-      actors: { ...actors, newIdempotencyKey, copyText, shareLink: fromPromise<void, ShareRequest>(({ input }) => outside.share(input)) },
-      actions: { notify: notifyAction, navigate },
-    },
-    transactions: { actors: { loadTransactions: actors.loadTransactions, liveEvents } },
-    profile: profileFlows,
-    addresses: profileFlows,
-    profilePicture: profileFlows,
-    gameList: {
-      actors: {
-        loadCategories: actors.loadCategories,
-        loadSubCategories: actors.loadSubCategories,
-        loadProviders: actors.loadProviders,
-        loadGames: actors.loadGames,
-        loadFavouriteGames: actors.loadFavouriteGames,
-      },
-      actions: {
-        // The search goes into the address in place of the entry: Back leaves the grid, not each search.
-        showSearch: (_, { q }) => outside.navigate(withParams(outside.address(), { q }), { replace: true }),
-      },
-    },
-    lobby: {
-      actors: {
-        loadBanners: actors.loadBanners,
-        loadCategories: actors.loadCategories,
-        loadSubCategories: actors.loadSubCategories,
-        loadProviders: actors.loadProviders,
-      },
-    },
-    gameRow: { actors: { loadGames: actors.loadGames } },
-    favourite: {
-      actors: { toggleFavourite: actors.toggleFavourite },
-      actions: { askToLogIn, notify: notifyAction },
-    },
-    launch: {
-      actors: { launchGame: actors.launchGame, launchDemo: actors.launchDemo, loadGameSession: actors.loadGameSession, loadHouseTable: actors.loadHouseTable },
-      actions: {
-        showSession: (_, { sessionId }) => {
-          const from = new URLSearchParams(outside.address().search).get('from');
-          outside.navigate(`/play/${encodeURIComponent(sessionId)}${from ? `?from=${encodeURIComponent(from)}` : ''}`, { replace: true });
-        },
-        askToLogIn: () => outside.navigate(withParams(outside.address(), { dialog: 'login' })),
-        leave: () => outside.navigate(returnAddress(outside.address().search)),
-      },
-    },
-    betHistory: { actors: { loadBetHistory: actors.loadBetHistory, liveEvents } },
-    // src/fairness in this browser (WebCrypto), its code loaded with the first bet verified.
-    // The bonus screen's flows share one set: each takes its actors and actions by name (their code loads with the screen).
-    bonuses: { actors: bonusFlows.actors },
-    bonusClaim: bonusFlows,
-    bonusForfeit: bonusFlows,
-    // The responsible-gambling flows share one set (their calls load with them); ending the session is the app's logout.
-    limits: limitsFlows,
-    selfExclusion: limitsFlows,
-    sessionLimit: limitsFlows,
-    realityCheck: limitsFlows,
-    // The profile's documents and password, and the login dialog's new verification email: one set (their calls load with them).
-    documents: accountFlows,
-    changePassword: accountFlows,
-    resendVerification: accountFlows,
-    fairness: { actors: { verifyBet: fromPromise<VerifiedBet, Bet>(({ input }) => import('../machines/fairness.verify.ts').then((m) => m.verifyBet(input))) } },
+    login: shared,
+    socialSignIn: shared,
+    register: shared,
+    verifyEmail: shared,
+    forgotPassword: shared,
+    resetPassword: shared,
+    notifications: readOnly,
+    unreadNotifications: readOnly,
+    page: readOnly,
+    wallets: shared,
+    deposit: shared,
+    withdraw: shared,
+    referral: shared,
+    transactions: readOnly,
+    profile: shared,
+    addresses: shared,
+    profilePicture: shared,
+    gameList: shared,
+    lobby: readOnly,
+    gameRow: shared,
+    // A heart: the message, and the login dialog over the page.
+    favourite: { actors: shared.actors, actions: { ...shared.actions, askToLogIn } },
+    // A real-money game: the login dialog, no message.
+    launch: { actors: shared.actors, actions: { ...shared.actions, askToLogIn: () => outside.navigate(withParams(outside.address(), { dialog: 'login' })) } },
+    betHistory: readOnly,
+    bonuses: readOnly,
+    bonusClaim: shared,
+    bonusForfeit: shared,
+    limits: shared,
+    selfExclusion: shared,
+    sessionLimit: shared,
+    realityCheck: shared,
+    documents: shared,
+    changePassword: shared,
+    resendVerification: shared,
+    fairness: readOnly,
   };
 }
 
