@@ -83,7 +83,10 @@ it('registers, verifies the email from the mailbox and logs in', async () => {
   await page.reload();
   await page.getByRole('button', { name: 'Account' }).waitFor();
   await page.goto(`${server.url}/profile`);
-  await page.getByText(player.username).first().waitFor();
+  // The profile opens on the player's basic information, their username in its field.
+  const username = page.getByLabel('Username', { exact: true });
+  await username.waitFor();
+  await expect.poll(() => username.inputValue()).toBe(player.username);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `${SCREENSHOTS}/profile-${width}.png`, fullPage: true });
