@@ -113,7 +113,7 @@ describeModel('addresses', {
         requests.push({ src, body: input });
         return view.call(src, input, signal) as Promise<TOutput>;
       });
-    return renderWithServices(<Addresses close={() => {}} />, {
+    return renderWithServices(<Addresses close={() => {}} show={() => {}} />, {
       actors: {
         ...view.actors,
         addAddress: record<Address, NewAddress>('addAddress'),

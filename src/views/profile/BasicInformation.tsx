@@ -33,7 +33,7 @@ export function BasicInformation({ close }: ProfileSectionProps) {
   return user ? <ProfileForm key={JSON.stringify([user.email, profileValues(user)])} user={user} close={close} /> : null;
 }
 
-export function ProfileForm({ user, close }: ProfileSectionProps & { user: User }) {
+export function ProfileForm({ user, close }: Pick<ProfileSectionProps, 'close'> & { user: User }) {
   const { t } = useT();
   const actor = useFlow(profileMachine, { user });
   const snapshot = useSelector(actor, (s) => s);

@@ -9,6 +9,7 @@ import { Button } from '../components/Button.tsx';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 import { useFlow, useWiring } from '../wiring.ts';
+import type { ProfileSectionProps } from '../screens/ProfileScreen.tsx';
 
 /*
  * The profile's identity verification section (src/machines/documents.machine.ts): each document label
@@ -238,18 +239,10 @@ export function DocumentsSection({ profileComplete, refetchMs, onOpenBasicInfo }
   );
 }
 
-/** The profile page's basic information section, opened by its heading's button (src/views/screens/ProfileScreen.tsx). */
-function openBasicInfo() {
-  const toggle = document.querySelector<HTMLButtonElement>('[data-section="basic-information"] button[aria-expanded]');
-  if (!toggle) return;
-  if (toggle.getAttribute('aria-expanded') !== 'true') toggle.click();
-  toggle.focus();
-}
-
 /** The section as the profile page shows it: for the player signed in, restarted once basic information is complete. */
-export default function Documents({ onOpenBasicInfo = openBasicInfo }: { close?: () => void; onOpenBasicInfo?: () => void }) {
+export default function Documents({ show }: ProfileSectionProps) {
   const { app, settings } = useWiring();
   const profileComplete = useSelector(app, (s) => s.context.user?.profileComplete === true);
   const refetchMs = useSelector(settings, (s) => s.context.settings?.documentRefetchMs);
-  return <DocumentsSection key={String(profileComplete)} profileComplete={profileComplete} refetchMs={refetchMs} onOpenBasicInfo={onOpenBasicInfo} />;
+  return <DocumentsSection key={String(profileComplete)} profileComplete={profileComplete} refetchMs={refetchMs} onOpenBasicInfo={() => show('basic-information')} />;
 }

@@ -17,13 +17,17 @@ import { theme } from '../theme.ts';
  * section closes itself when its work is done (SPEC §4: a profile edit that succeeds closes it).
  */
 
-/** What every section is given: `close` folds it (after a success). */
+/** The sections by id, in the order SPEC §2 lists them. */
+export type ProfileSectionId = 'basic-information' | 'identity-verification' | 'addresses' | 'picture' | 'change-password';
+
+/** What every section is given: `close` folds it (after a success); `show` opens another one, focus on its heading. */
 export interface ProfileSectionProps {
   close: () => void;
+  show: (id: ProfileSectionId) => void;
 }
 
 interface ProfileSection {
-  id: string;
+  id: ProfileSectionId;
   title: MessageKey;
   Body: ComponentType<ProfileSectionProps>;
 }
@@ -85,11 +89,26 @@ const Accordion = styled('div')`
   }
 `;
 
-function Section({ section, open, toggle, close }: { section: ProfileSection; open: boolean; toggle: () => void; close: () => void }) {
+interface SectionProps extends ProfileSectionProps {
+  section: ProfileSection;
+  open: boolean;
+  toggle: () => void;
+  /** The heading's button, for `show`. */
+  buttonRef: (button: HTMLButtonElement | null) => void;
+}
+
+function Section({ section, open, toggle, close, show, buttonRef }: SectionProps) {
   const { t } = useT();
   const id = useId();
-  const button = useRef<HTMLButtonElement>(null);
+  const button = useRef<HTMLButtonElement | null>(null);
   const { Body } = section;
+  const setButton = useCallback(
+    (element: HTMLButtonElement | null) => {
+      button.current = element;
+      buttonRef(element);
+    },
+    [buttonRef],
+  );
   // Closed by its own work (a save): focus goes back to the section's heading, not to the page's start.
   const closeHere = useCallback(() => {
     close();
@@ -98,7 +117,7 @@ function Section({ section, open, toggle, close }: { section: ProfileSection; op
   return (
     <section aria-labelledby={`${id}-button`} data-section={section.id}>
       <h2>
-        <button ref={button} type="button" className="toggle" id={`${id}-button`} aria-expanded={open} aria-controls={`${id}-panel`} onClick={toggle}>
+        <button ref={setButton} type="button" className="toggle" id={`${id}-button`} aria-expanded={open} aria-controls={`${id}-panel`} onClick={toggle}>
           {t(section.title)}
           <span className="sign" aria-hidden="true">
             {open ? '−' : '+'}
@@ -107,7 +126,7 @@ function Section({ section, open, toggle, close }: { section: ProfileSection; op
       </h2>
       {open ? (
         <div className="panel" id={`${id}-panel`}>
-          <Body close={closeHere} />
+          <Body close={closeHere} show={show} />
         </div>
       ) : null}
     </section>
@@ -116,8 +135,13 @@ function Section({ section, open, toggle, close }: { section: ProfileSection; op
 
 export default function ProfileScreen() {
   const { t } = useT();
-  const [open, setOpen] = useState<string | null>(SECTIONS[0]?.id ?? null);
+  const [open, setOpen] = useState<ProfileSectionId | null>(SECTIONS[0]?.id ?? null);
   const close = useCallback(() => setOpen(null), []);
+  const buttons = useRef(new Map<ProfileSectionId, HTMLButtonElement>());
+  const show = useCallback((id: ProfileSectionId) => {
+    setOpen(id);
+    buttons.current.get(id)?.focus();
+  }, []);
   return (
     <PlayerOnly title={t('profile.title')}>
       <Screen title={t('profile.title')}>
@@ -129,6 +153,11 @@ export default function ProfileScreen() {
               open={open === section.id}
               toggle={() => setOpen((current) => (current === section.id ? null : section.id))}
               close={close}
+              show={show}
+              buttonRef={(button) => {
+                if (button) buttons.current.set(section.id, button);
+                else buttons.current.delete(section.id);
+              }}
             />
           ))}
         </Accordion>
