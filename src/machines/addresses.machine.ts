@@ -5,7 +5,7 @@ import { addressFields, AddressInput } from '../rules/user.ts';
 import { codesByField, fieldCodes, validate } from '../rules/validate.ts';
 import { notProvided, type ErrorCode, type Notice } from './effects.ts';
 import { toFailure } from './failure.ts';
-import { formFlow, type FieldChange } from './form.ts';
+import { formFlow } from './form.ts';
 import type { Country } from './register.machine.ts';
 
 /*
@@ -61,6 +61,7 @@ export function statesOfAddressCountry(context: Pick<AddressesContext, 'countrie
 
 const form = formFlow<AddressField, AddressesContext, AddressesEvent>({
   fields: ADDRESS_FIELDS,
+  countries: ({ countries }) => countries,
   check: ({ values }) => {
     const result = validate(AddressInput, values);
     return result.ok ? {} : codesByField(result.fields);
@@ -88,18 +89,6 @@ export const addressesMachine = setup({
   actions: {
     ...form.actions,
     notify: (_, _params: Notice) => {},
-    changeField: assign(({ context }, params: FieldChange<AddressField>) => {
-      const { values, fieldErrors } = form.changed(context, params);
-      // A state of the previous country is no answer for the new one (when the new one's states are known).
-      if (params.field === 'countryCode' && values.stateCode !== '') {
-        const country = context.countries.find((candidate) => candidate.code === values.countryCode);
-        if (country !== undefined && !country.states.some((state) => state.code === values.stateCode)) {
-          const { stateCode: _unchecked, ...others } = fieldErrors;
-          return { values: { ...values, stateCode: '' }, fieldErrors: others };
-        }
-      }
-      return { values, fieldErrors };
-    }),
     storeAddresses: assign((_, params: { addresses: Address[] }) => ({ addresses: params.addresses, errorCode: null })),
     storeCountries: assign((_, params: { countries: Country[] }) => ({ countries: params.countries })),
     storeLoadFailure: assign((_, params: { error: unknown }) => ({ errorCode: codeOf(params.error) })),

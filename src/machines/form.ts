@@ -36,6 +36,18 @@ export interface FormRules<TField extends string, TContext extends FormContext<T
   live?(context: TContext, field: TField): readonly string[];
   /** Fields checked again when another changes, once shown (a confirmation follows its password). */
   followers?: Partial<Record<TField, TField>>;
+  /**
+   * For a form with `countryCode` and `stateCode`: the countries known so far. A state of the previous
+   * country is no answer for the new one: a country change clears it (with its messages) when the new
+   * country's states are known and do not hold it.
+   */
+  countries?(context: TContext): readonly RegionCountry[];
+}
+
+/** What a form needs of a country to keep its state field in step (the Country of get-countries). */
+export interface RegionCountry {
+  code: string;
+  states: readonly { code: string }[];
 }
 
 /** The form's actions and guard, for a machine whose context is a FormContext and whose events are TEvent. */
@@ -51,6 +63,14 @@ export function formFlow<TField extends string, TContext extends FormContext<TFi
     const follower = rules.followers?.[change.field];
     if (live && follower !== undefined && context.fieldErrors[follower] !== undefined) {
       fieldErrors[follower] = live(next, follower);
+    }
+    const region = values as Record<string, string>;
+    if (rules.countries && change.field === 'countryCode' && region.stateCode) {
+      const country = rules.countries(context).find((candidate) => candidate.code === region.countryCode);
+      if (country !== undefined && !country.states.some((state) => state.code === region.stateCode)) {
+        const { stateCode: _unchecked, ...others } = fieldErrors as Record<string, readonly string[]>;
+        return { values: { ...values, stateCode: '' }, fieldErrors: others } as unknown as Pick<TContext, 'values' | 'fieldErrors'>;
+      }
     }
     return { values, fieldErrors } as Pick<TContext, 'values' | 'fieldErrors'>;
   };

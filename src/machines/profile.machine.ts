@@ -4,7 +4,7 @@ import type { components, operations } from '../api/schema.d.ts';
 import { profileFields, ProfileUpdateInput } from '../rules/user.ts';
 import { codesByField, fieldCodes, validate } from '../rules/validate.ts';
 import { notProvided, type ErrorCode, type Notice, type User } from './effects.ts';
-import { formFlow, type FieldChange } from './form.ts';
+import { formFlow } from './form.ts';
 import type { Country } from './register.machine.ts';
 
 /*
@@ -56,6 +56,7 @@ export function statesOfProfileCountry(context: Pick<ProfileContext, 'countries'
 
 const form = formFlow<ProfileField, ProfileContext, ProfileEvent>({
   fields: PROFILE_FIELDS,
+  countries: ({ countries }) => countries,
   check: ({ values }) => {
     const result = validate(ProfileUpdateInput, values);
     return result.ok ? {} : codesByField(result.fields);
@@ -81,18 +82,6 @@ export const profileMachine = setup({
     notify: (_, _params: Notice) => {},
     /** The app keeps the player the server answered with (the header, the other sections). */
     updateUser: (_, _params: { user: User }) => {},
-    changeField: assign(({ context }, params: FieldChange<ProfileField>) => {
-      const { values, fieldErrors } = form.changed(context, params);
-      // A state of the previous country is no answer for the new one (when the new one's states are known).
-      if (params.field === 'countryCode' && values.stateCode !== '') {
-        const country = context.countries.find((candidate) => candidate.code === values.countryCode);
-        if (country !== undefined && !country.states.some((state) => state.code === values.stateCode)) {
-          const { stateCode: _unchecked, ...others } = fieldErrors;
-          return { values: { ...values, stateCode: '' }, fieldErrors: others };
-        }
-      }
-      return { values, fieldErrors };
-    }),
     storeCountries: assign((_, params: { countries: Country[] }) => ({ countries: params.countries })),
   },
   guards: {

@@ -5,7 +5,7 @@ import { encodePassword, passwordChecks, type PasswordCheck } from '../rules/pas
 import { signupFields, SignupInput } from '../rules/user.ts';
 import { codesByField, fieldCodes, validate } from '../rules/validate.ts';
 import { notProvided, type ErrorCode, type Notice, type User } from './effects.ts';
-import { formFlow, type FieldChange } from './form.ts';
+import { formFlow } from './form.ts';
 
 /*
  * The register dialog (SPEC §4 signup, §5 rules). Two regions run side by side: the form, and the list
@@ -78,6 +78,7 @@ const emptyValues = Object.fromEntries(SIGNUP_FIELDS.map((field) => [field, ''])
 
 const form = formFlow<SignupField, RegisterContext, RegisterEvent>({
   fields: SIGNUP_FIELDS,
+  countries: ({ countries }) => countries,
   check: ({ values }) => {
     const result = validate(SignupInput, values);
     return result.ok ? {} : codesByField(result.fields);
@@ -102,18 +103,6 @@ export const registerMachine = setup({
   actions: {
     notify: (_, _params: Notice) => {},
     ...form.actions,
-    changeField: assign(({ context }, params: FieldChange<SignupField>) => {
-      const { values, fieldErrors } = form.changed(context, params);
-      // A state of the previous country is no answer for the new one (when the new one's states are known).
-      if (params.field === 'countryCode' && values.stateCode !== '') {
-        const country = context.countries.find((candidate) => candidate.code === values.countryCode);
-        if (country !== undefined && !country.states.some((state) => state.code === values.stateCode)) {
-          const { stateCode: _unchecked, ...others } = fieldErrors;
-          return { values: { ...values, stateCode: '' }, fieldErrors: others };
-        }
-      }
-      return { values, fieldErrors };
-    }),
     storeCountries: assign((_, params: { countries: Country[] }) => ({ countries: params.countries })),
   },
   guards: {
