@@ -247,6 +247,11 @@ export function ruleMessageKey(code: string): MessageKey | null {
   return Object.hasOwn(RULE_MESSAGE_KEYS, code) ? RULE_MESSAGE_KEYS[code as FieldCode] : null;
 }
 
+/** Translated messages of a field's rule codes, in order, without repeats (an uncatalogued code: 'Invalid value'). */
+export function fieldMessages(t: (key: MessageKey) => string, codes: readonly string[] | undefined): string[] {
+  return [...new Set((codes ?? []).map((code) => t(ruleMessageKey(code) ?? UNKNOWN_RULE_KEY)))];
+}
+
 /**
  * Message keys per field, in the order the codes came, without repeats; an uncatalogued code shows the
  * generic 'Invalid value'. Takes the server's `fields` or src/rules' FieldError list alike.

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { css, styled } from 'goober';
-import { ruleMessageKey, UNKNOWN_RULE_KEY } from '../../api/errors.ts';
-import type { MessageKey, Translator } from '../../i18n/index.ts';
+import type { MessageKey } from '../../i18n/index.ts';
 import type { PasswordCheck } from '../../rules/password.ts';
 import { useT } from '../i18n-context.ts';
 import { TextField } from '../components/Form.tsx';
@@ -24,15 +23,8 @@ export function useLatest<T>(value: T): { readonly current: T } {
   return ref;
 }
 
-/** Translated messages of a field's rule codes, in order, without repeats. */
-export function fieldMessages(t: Translator['t'], codes: readonly string[] | undefined): string[] {
-  const messages: string[] = [];
-  for (const code of codes ?? []) {
-    const message = t(ruleMessageKey(code) ?? UNKNOWN_RULE_KEY);
-    if (!messages.includes(message)) messages.push(message);
-  }
-  return messages;
-}
+/** The dialogs' forms take it from here with their other parts. */
+export { fieldMessages } from '../../api/errors.ts';
 
 /** Text only screen readers get. */
 export const visuallyHidden = css`

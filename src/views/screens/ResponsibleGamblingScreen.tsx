@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
-import { errorMessageKey, ruleMessageKey, UNKNOWN_RULE_KEY } from '../../api/errors.ts';
+import { errorMessageKey, fieldMessages } from '../../api/errors.ts';
 import { formatAmount, formatDate } from '../../format.ts';
 import { LIMIT_KINDS, LIMIT_PERIODS, type LimitKind } from '../../rules/limitChecks.ts';
 import { limitsMachine, type ResponsibleGambling } from '../../machines/limits.machine.ts';
@@ -15,7 +15,6 @@ import { formatDuration } from '../RealityCheck.tsx';
 
 // The app's reality check comes with this page's chunk (src/views/PlayerActions.tsx loads it with the session).
 export { default as RealityCheck } from '../RealityCheck.tsx';
-import type { Translator } from '../../i18n/index.ts';
 import { useT } from '../i18n-context.ts';
 import { PlayerOnly } from '../PlayerOnly.tsx';
 import { theme } from '../theme.ts';
@@ -125,10 +124,6 @@ const Note = styled('p')`
   max-width: 56rem;
 `;
 
-/** A field's messages, one per rule code (the dialogs' parts are not loaded for this page). */
-function fieldMessages(t: Translator['t'], codes: readonly string[] | undefined): string[] {
-  return [...new Set((codes ?? []).map((code) => t(ruleMessageKey(code) ?? UNKNOWN_RULE_KEY)))];
-}
 
 // ── Limits ─────────────────────────────────────────────────────────────────────────────────────────────
 
