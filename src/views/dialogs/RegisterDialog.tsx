@@ -1,9 +1,8 @@
-import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
 import type { components } from '../../api/schema.d.ts';
 import type { MessageKey } from '../../i18n/index.ts';
-import { passwordTicks, registerMachine, statesOfCountry, type SignupField } from '../../machines/register.machine.ts';
+import { passwordTicks, registerMachine, statesOfCountry } from '../../machines/register.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
@@ -11,7 +10,7 @@ import { FormError, SelectField, TextField } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
 import {
   Actions,
-  fieldMessages,
+  formBindings,
   Form,
   Intro,
   Links,
@@ -49,17 +48,7 @@ export default function RegisterDialog({ onClose, switchTo }: RegisterDialogProp
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, countries, errorCode } = snapshot.context;
   const submitting = snapshot.matches({ form: 'submitting' });
-  const errorsOf = (field: SignupField) => fieldMessages(t, fieldErrors[field]);
-  const field = (name: SignupField) => ({
-    name,
-    value: values[name],
-    onChange: (event: { target: { value: string } }) => actor.send({ type: 'FIELD.CHANGE', field: name, value: event.target.value }),
-    errors: errorsOf(name),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'SUBMIT' });
-  };
+  const { field, submit } = formBindings(actor.send, t, values, fieldErrors);
 
   if (snapshot.matches({ form: 'done' })) {
     return (

@@ -1,13 +1,12 @@
-import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
-import { passwordTicks, resetPasswordMachine, type ResetPasswordField } from '../../machines/resetPassword.machine.ts';
+import { passwordTicks, resetPasswordMachine } from '../../machines/resetPassword.machine.ts';
 import { useT } from '../i18n-context.ts';
 import { useFlow } from '../wiring.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import { FormError } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
-import { Actions, fieldMessages, Form, Intro, Panel, PasswordField, PasswordRules } from './parts.tsx';
+import { Actions, Form, formBindings, Intro, Panel, PasswordField, PasswordRules } from './parts.tsx';
 
 export interface ResetPasswordDialogProps {
   /** The token of the emailed link (`?token=`); '' when the link has none. */
@@ -22,17 +21,7 @@ export default function ResetPasswordDialog({ token, onClose }: ResetPasswordDia
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, errorCode } = snapshot.context;
   const submitting = snapshot.matches('submitting');
-  const field = (name: ResetPasswordField) => ({
-    name,
-    value: values[name],
-    onChange: (event: { target: { value: string } }) =>
-      actor.send({ type: 'FIELD.CHANGE', field: name, value: event.target.value }),
-    errors: fieldMessages(t, fieldErrors[name]),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'SUBMIT' });
-  };
+  const { field, submit } = formBindings(actor.send, t, values, fieldErrors);
 
   return (
     <Dialog title={t('auth.resetPassword.title')} closeLabel={t('common.close')} onClose={onClose}>

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent as SubmitEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { css, styled } from 'goober';
-import type { MessageKey } from '../../i18n/index.ts';
+import type { MessageKey, Translator } from '../../i18n/index.ts';
 import type { PasswordCheck } from '../../rules/password.ts';
 import { useT } from '../i18n-context.ts';
 import { TextField } from '../components/Form.tsx';
@@ -24,7 +24,32 @@ export function useLatest<T>(value: T): { readonly current: T } {
 }
 
 /** The dialogs' forms take it from here with their other parts. */
-export { fieldMessages } from '../../api/errors.ts';
+import { fieldMessages } from '../../api/errors.ts';
+export { fieldMessages };
+
+/** What a form flow's view sends it (src/machines/form.ts). */
+type FormEvent<TField extends string> = { type: 'FIELD.CHANGE'; field: TField; value: string } | { type: 'SUBMIT' };
+
+/** A form view's bindings to its flow: each field's name, value, change and messages, and the submit. */
+export function formBindings<TField extends string>(
+  send: (event: FormEvent<TField>) => void,
+  t: Translator['t'],
+  values: Record<TField, string>,
+  fieldErrors: Partial<Record<TField, readonly string[]>>,
+) {
+  return {
+    field: (name: TField) => ({
+      name,
+      value: values[name],
+      onChange: (event: { target: { value: string } }) => send({ type: 'FIELD.CHANGE', field: name, value: event.target.value }),
+      errors: fieldMessages(t, fieldErrors[name]),
+    }),
+    submit: (event: SubmitEvent) => {
+      event.preventDefault();
+      send({ type: 'SUBMIT' });
+    },
+  };
+}
 
 /** Text only screen readers get. */
 export const visuallyHidden = css`

@@ -1,12 +1,12 @@
-import { useEffect, useRef, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
-import { addressesMachine, statesOfAddressCountry, type Address, type AddressField } from '../../machines/addresses.machine.ts';
+import { addressesMachine, statesOfAddressCountry, type Address } from '../../machines/addresses.machine.ts';
 import { Button } from '../components/Button.tsx';
 import { Failure } from '../components/Failure.tsx';
 import { FormError, TextField } from '../components/Form.tsx';
-import { Actions, fieldMessages, Form, Row } from '../dialogs/parts.tsx';
+import { Actions, Form, formBindings, Row } from '../dialogs/parts.tsx';
 import { useT } from '../i18n-context.ts';
 import type { ProfileSectionProps } from '../screens/ProfileScreen.tsx';
 import { theme } from '../theme.ts';
@@ -86,16 +86,7 @@ export function Addresses(_: ProfileSectionProps) {
   if (snapshot.matches({ list: 'failed' })) return <Failure code={errorCode} onRetry={() => actor.send({ type: 'RETRY' })} />;
 
   if (inForm) {
-    const field = (name: AddressField) => ({
-      name,
-      value: values[name],
-      onChange: (event: { target: { value: string } }) => actor.send({ type: 'FIELD.CHANGE', field: name, value: event.target.value }),
-      errors: fieldMessages(t, fieldErrors[name]),
-    });
-    const submit = (event: FormEvent) => {
-      event.preventDefault();
-      actor.send({ type: 'SUBMIT' });
-    };
+    const { field, submit } = formBindings(actor.send, t, values, fieldErrors);
     return (
       <Form onSubmit={submit} noValidate>
         <FormTitle ref={formTitle} tabIndex={-1}>

@@ -1,13 +1,13 @@
-import { useEffect, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import { errorMessageKey } from '../../api/errors.ts';
 import type { components } from '../../api/schema.d.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import type { User } from '../../machines/effects.ts';
-import { profileMachine, profileValues, statesOfProfileCountry, type ProfileField } from '../../machines/profile.machine.ts';
+import { profileMachine, profileValues, statesOfProfileCountry } from '../../machines/profile.machine.ts';
 import { Button } from '../components/Button.tsx';
 import { FormError, SelectField, TextField } from '../components/Form.tsx';
-import { Actions, fieldMessages, Form, Intro, Row } from '../dialogs/parts.tsx';
+import { Actions, Form, formBindings, Intro, Row } from '../dialogs/parts.tsx';
 import { useT } from '../i18n-context.ts';
 import type { ProfileSectionProps } from '../screens/ProfileScreen.tsx';
 import { useFlow, useWiring } from '../wiring.ts';
@@ -51,16 +51,7 @@ export function ProfileForm({ user, close }: Pick<ProfileSectionProps, 'close'> 
     });
     return () => subscription.unsubscribe();
   }, [actor, close]);
-  const field = (name: ProfileField) => ({
-    name,
-    value: values[name],
-    onChange: (event: { target: { value: string } }) => actor.send({ type: 'FIELD.CHANGE', field: name, value: event.target.value }),
-    errors: fieldMessages(t, fieldErrors[name]),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'SUBMIT' });
-  };
+  const { field, submit } = formBindings(actor.send, t, values, fieldErrors);
   return (
     <Form onSubmit={submit} noValidate>
       <Intro>{t('profile.basicInformation.intro')}</Intro>

@@ -1,11 +1,10 @@
-import type { FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
 import { errorMessageKey } from '../../api/errors.ts';
-import { changePasswordMachine, newPasswordTicks, type ChangePasswordField } from '../../machines/changePassword.machine.ts';
+import { changePasswordMachine, newPasswordTicks } from '../../machines/changePassword.machine.ts';
 import { FormError } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
-import { Actions, fieldMessages, Form, PasswordField, PasswordRules } from '../dialogs/parts.tsx';
+import { Actions, Form, formBindings, PasswordField, PasswordRules } from '../dialogs/parts.tsx';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
 import { useFlow } from '../wiring.ts';
@@ -23,16 +22,7 @@ export default function ChangePassword() {
   const snapshot = useSelector(actor, (s) => s);
   const { values, fieldErrors, errorCode } = snapshot.context;
   const submitting = snapshot.matches('submitting');
-  const field = (name: ChangePasswordField) => ({
-    name,
-    value: values[name],
-    onChange: (event: { target: { value: string } }) => actor.send({ type: 'FIELD.CHANGE', field: name, value: event.target.value }),
-    errors: fieldMessages(t, fieldErrors[name]),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    actor.send({ type: 'SUBMIT' });
-  };
+  const { field, submit } = formBindings(actor.send, t, values, fieldErrors);
   return (
     <Form onSubmit={submit} noValidate>
       {snapshot.matches('failed') ? <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError> : null}
