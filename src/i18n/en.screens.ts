@@ -669,10 +669,10 @@ export const enScreens = {
     },
     realityCheck: {
       title: 'Reality check',
-      played: 'You have been playing for {{duration}}.',
-      limit: 'Your session limit is {{duration}}.',
-      continue: 'Keep playing',
-      logout: 'Log out',
+      played: 'You have played for {{duration}}.',
+      ended: 'You have reached your session limit: this session has ended.',
+      hint: 'Take a break, or log in again to keep playing.',
+      login: 'Log in again',
     },
   },
 

@@ -666,10 +666,10 @@ export const esScreens: ScreensDictionary = {
     },
     realityCheck: {
       title: 'Aviso de realidad',
-      played: 'Llevas jugando {{duration}}.',
-      limit: 'Tu límite de sesión es de {{duration}}.',
-      continue: 'Seguir jugando',
-      logout: 'Cerrar sesión',
+      played: 'Has jugado durante {{duration}}.',
+      ended: 'Has alcanzado tu límite de sesión: esta sesión ha terminado.',
+      hint: 'Tómate un descanso o vuelve a iniciar sesión para seguir jugando.',
+      login: 'Volver a iniciar sesión',
     },
   },
 

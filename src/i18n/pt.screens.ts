@@ -666,10 +666,10 @@ export const ptScreens: ScreensDictionary = {
     },
     realityCheck: {
       title: 'Alerta de realidade',
-      played: 'Está a jogar há {{duration}}.',
-      limit: 'O seu limite de sessão é de {{duration}}.',
-      continue: 'Continuar a jogar',
-      logout: 'Terminar sessão',
+      played: 'Jogou durante {{duration}}.',
+      ended: 'Atingiu o seu limite de sessão: esta sessão terminou.',
+      hint: 'Faça uma pausa, ou inicie sessão de novo para continuar a jogar.',
+      login: 'Iniciar sessão de novo',
     },
   },
 

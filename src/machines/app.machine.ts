@@ -37,19 +37,19 @@ export type AppEvent =
   /** An authenticated call was refused with 403 USER_INACTIVE: an admin inactivated the account meanwhile. */
   | { type: 'SESSION.INACTIVE' }
   | { type: 'LOGOUT' }
+  /** The reality check: the session reached the player's session limit (the server has ended it) after `playedMs`. */
+  | { type: 'SESSION.LIMIT_REACHED'; playedMs: number }
   | { type: 'USER.UPDATED'; user: User }
   | { type: 'LANGUAGE.CHANGE'; language: Language };
 
 /** Consumes an event in a state that must not react to it (shadows the parent's handler). */
 const ignore = {};
 
+/** Forgetting the player's session here: its token, the storage, every flow's state. */
+const forget = ['forgetSession', 'clearStorage', 'resetFlows'] as const;
+
 /** Leaving the player's session, whatever the cause; the cause's own notice follows. */
-const endSession = [
-  'forgetSession',
-  'clearStorage',
-  'resetFlows',
-  { type: 'navigate', params: { to: '/' } },
-] as const;
+const endSession = [...forget, { type: 'navigate', params: { to: '/' } }] as const;
 
 const loggedOut = [
   ...endSession,
@@ -168,6 +168,14 @@ export const appMachine = setup({
           target: 'visitor',
           actions: [...endSession, { type: 'notify', params: { tone: 'error', message: 'messages.inactive' } }],
         },
+        // The session limit: no toast, the session-limit dialog says how long the player played and offers to log in again.
+        'SESSION.LIMIT_REACHED': {
+          target: 'visitor',
+          actions: [
+            ...forget,
+            { type: 'navigate', params: ({ event }) => ({ to: `/?dialog=session-limit&played=${Math.floor(event.playedMs / 60_000)}` }) },
+          ],
+        },
         'USER.UPDATED': {
           actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) },
         },
@@ -204,6 +212,7 @@ export const appMachine = setup({
             // The logout call's own 401 (token already dead) is part of logging out, not an expiry.
             'SESSION.EXPIRED': ignore,
             'SESSION.INACTIVE': ignore,
+            'SESSION.LIMIT_REACHED': ignore,
             LOGOUT: ignore,
           },
           invoke: {

@@ -10,8 +10,11 @@ export type ErrorCode = components['schemas']['ErrorCode'];
 export type User = components['schemas']['User'];
 export type Language = components['schemas']['Locale'];
 
-/** Where a flow may send the player (SPEC §2: only '/' and '/bonus' are known). */
-export type Route = '/' | '/bonus';
+/**
+ * Where a flow may send the player (SPEC §2: only '/' and '/bonus' are known), and the session-limit
+ * dialog over the lobby, with the minutes the player played.
+ */
+export type Route = '/' | '/bonus' | `/?dialog=session-limit&played=${number}`;
 
 /** Success and information messages, as keys of the i18n catalogue (src/i18n; a unit test keeps them there). */
 export const NOTICE_MESSAGES = [

@@ -3,12 +3,14 @@ import type { ResponsibleGambling } from './limits.machine.ts';
 import { notProvided } from './effects.ts';
 
 /*
- * The reality check: for a logged-in player with a session limit, when the session has lasted that long
- * a dialog says how long they have played and offers to go on or to log out. The session starts at the
- * login (the user's lastLoginAt; a reload keeps it); the limit comes from the responsible-gambling
- * settings as they were when the check started (a new limit applies from the next login, as on the
- * server). Going on waits one more limit; the time the dialog was open is not counted as played. The
- * wait is the named delay `realityCheck`. A failed load shows nothing: the server still ends the session.
+ * The reality check: for a logged-in player with a session limit, when the session has lasted that long.
+ * The server ends the session at its limit (the token's lifetime is the limit), so there is nothing to
+ * "keep playing" in: at the limit the check tells the app, which ends the session here too and says how
+ * long the player has played, with Log in again (a new session) or Close (SESSION.LIMIT_REACHED, the
+ * action `limitReached`). The session starts at the login (the user's lastLoginAt; a reload keeps it);
+ * the limit comes from the responsible-gambling settings as they were when the check started (a new
+ * limit applies from the next login, as on the server). The wait is the named delay `realityCheck`.
+ * A failed load shows nothing: the server still ends the session, and the app says so at its next call.
  */
 
 const MINUTE_MS = 60_000;
@@ -24,18 +26,15 @@ export interface RealityCheckContext {
   startedMs: number;
   nowMs: number;
   limitMinutes: number | null;
-  /** How long until the next check. */
+  /** How long until the limit. */
   waitMs: number;
-  /** How long the player has played when the check shows. */
+  /** How long the player has played when the limit is reached. */
   playedMs: number;
 }
-
-export type RealityCheckEvent = { type: 'CONTINUE' } | { type: 'LOGOUT' };
 
 export const realityCheckMachine = setup({
   types: {
     context: {} as RealityCheckContext,
-    events: {} as RealityCheckEvent,
     input: {} as RealityCheckInput,
   },
   actors: {
@@ -43,17 +42,12 @@ export const realityCheckMachine = setup({
     loadLimits: notProvided<ResponsibleGambling, undefined>('loadLimits'),
   },
   actions: {
-    /** The player chose to stop: the app logs out. */
-    endSession: () => {},
+    /** The session reached its limit: the app ends it and says how long the player has played. */
+    limitReached: (_, _params: { playedMs: number }) => {},
     storeLimit: assign(({ context }, params: { minutes: number | null }) => {
       const limitMs = (params.minutes ?? 0) * MINUTE_MS;
       const sinceStart = Math.max(0, context.nowMs - context.startedMs);
       return { limitMinutes: params.minutes, waitMs: Math.max(0, limitMs - sinceStart), playedMs: Math.max(limitMs, sinceStart) };
-    }),
-    /** Going on: the next check one limit later, counted from now. */
-    playOn: assign(({ context }) => {
-      const limitMs = (context.limitMinutes ?? 0) * MINUTE_MS;
-      return { waitMs: limitMs, playedMs: context.playedMs + limitMs };
     }),
   },
   guards: {
@@ -88,15 +82,11 @@ export const realityCheckMachine = setup({
     /** The settings could not be read: nothing shows. */
     unavailable: {},
     waiting: {
-      after: { realityCheck: 'checking' },
-    },
-    /** The dialog: time played, go on or log out. */
-    checking: {
-      on: {
-        CONTINUE: { target: 'waiting', actions: 'playOn' },
-        LOGOUT: { target: 'leaving', actions: 'endSession' },
+      after: {
+        realityCheck: { target: 'reached', actions: { type: 'limitReached', params: ({ context }) => ({ playedMs: context.playedMs }) } },
       },
     },
-    leaving: { type: 'final' },
+    /** The limit: the app has ended the session. */
+    reached: { type: 'final' },
   },
 });

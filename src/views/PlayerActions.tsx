@@ -1,10 +1,8 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { createPortal } from 'react-dom';
 import { useSelector } from '@xstate/react';
 import { Link, useSearch } from 'wouter';
 import { styled } from 'goober';
 import { unreadNotificationsMachine } from '../machines/unreadNotifications.machine.ts';
-import { loadScreensDictionaries } from '../i18n/index.ts';
 import { useT } from './i18n-context.ts';
 import { useFlow, useWiring } from './wiring.ts';
 import { Icon } from './components/Icons.tsx';
@@ -217,26 +215,22 @@ function AccountMenu() {
 
 
 /**
- * The reality check at the session limit (./RealityCheck.tsx), with the screens' dictionary: loaded with the
- * session, like this chunk, so a visitor's first load does not carry it. It comes in the screens' chunk with
- * the responsible-gambling page, which holds its machine (no chunk more for the first load to name).
+ * The reality check's timer (./RealityCheck.tsx): loaded with the session, like this chunk, so a visitor's
+ * first load does not carry it. It comes in the screens' chunk with the responsible-gambling page, which
+ * holds its machine (no chunk more for the first load to name). At the limit the app logs out and the
+ * dialog host shows the session-limit dialog.
  */
-const RealityCheck = lazy(() =>
-  Promise.all([import('./screens/Screens.tsx'), loadScreensDictionaries()]).then(([module]) => ({ default: module.RealityCheck })),
-);
+const RealityCheck = lazy(() => import('./screens/Screens.tsx').then((module) => ({ default: module.RealityCheck })));
 
 export default function PlayerActions({ accessToken, onOpenNotifications }: { accessToken: string; onOpenNotifications: () => void }) {
   return (
     <>
       <NotificationsButton key={accessToken} onOpen={onOpenNotifications} />
       <AccountMenu />
-      {/* One check per session; its dialog goes to the body, outside the shell its dialog makes inert. */}
-      {createPortal(
-        <Suspense fallback={null}>
-          <RealityCheck key={accessToken} />
-        </Suspense>,
-        document.body,
-      )}
+      {/* One check per session. */}
+      <Suspense fallback={null}>
+        <RealityCheck key={accessToken} />
+      </Suspense>
     </>
   );
 }

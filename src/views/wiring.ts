@@ -273,8 +273,9 @@ function createFlows(
         if (params.at) safely(() => outside.storage?.setItem(LOGIN_TIME_STORAGE_KEY, params.at ?? ''));
       },
       updateUser: (_: unknown, { user }: { user: User }) => app.send({ type: 'USER.UPDATED', user }),
-      // Ending the session is the app's logout (self-exclusion, the reality check's Log out).
+      // Ending the session is the app's logout (self-exclusion).
       endSession: () => app.send({ type: 'LOGOUT' }),
+      limitReached: (_: unknown, { playedMs }: { playedMs: number }) => app.send({ type: 'SESSION.LIMIT_REACHED', playedMs }),
       // The search goes into the address in place of the entry: Back leaves the grid, not each search.
       showSearch: (_: unknown, { q }: { q: string }) => outside.navigate(withParams(outside.address(), { q }), { replace: true }),
       // The bonus screen's forfeit confirmation closes.

@@ -8,7 +8,8 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
  * The responsible-gambling page in Chromium against the real server. Limits: an order the rules refuse
  * (nothing sent), limits saved in order, then an increase shown as pending with the time it takes
  * effect. The session limit of 15 minutes (the least the server takes) and the reality check at it, the
- * browser's clock moved on (page.clock): Keep playing, then Log out. Self-exclusion: the confirmation,
+ * browser's clock moved on (page.clock): the session ends, the check says how long the player played, and
+ * Log in again starts a new session. Self-exclusion: the confirmation,
  * the player logged out; signed in again, a deposit is refused and a withdrawal taken. The page and a
  * toast in English, Portuguese and Spanish, at 390 and 1280 px.
  */
@@ -134,7 +135,7 @@ it('saves limits in order, then shows an increase as pending with the time it ta
   await screenshots(page, 'rg-limits-pending-en');
 });
 
-it('sets a session limit of 15 minutes; at the next login the reality check comes at 15 minutes, then 15 more', async () => {
+it('sets a session limit of 15 minutes; at the next login the session ends at 15 minutes, the reality check says so and offers to log in again', async () => {
   const length = page.getByLabel('Session length');
   await length.selectOption({ label: '15 min' });
   await page.getByRole('button', { name: 'Save session limit' }).click();
@@ -149,22 +150,30 @@ it('sets a session limit of 15 minutes; at the next login the reality check come
   const limitRead = timed.waitForResponse((response) => response.url().includes('/responsible-gambling/get-limits'));
   await logIn(timed, player.email, player.password);
   await limitRead;
+  // The server ends this session at the limit: the token's lifetime is 15 minutes.
+  const token = await timed.evaluate(() => localStorage.getItem('casino.token'));
+  const claims = JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString()) as { iat: number; exp: number };
+  expect(claims.exp - claims.iat).toBe(15 * 60);
   const check = timed.getByRole('dialog', { name: 'Reality check' });
   await timed.clock.fastForward('14:00');
   expect(await check.count()).toBe(0);
-  await timed.clock.fastForward('01:05');
-  await check.getByText('You have been playing for 15 min.').waitFor();
-  await check.getByText('Your session limit is 15 min.').waitFor();
-  await screenshots(timed, 'rg-reality-check-en', false);
-  await check.getByRole('button', { name: 'Keep playing' }).click();
-  await check.waitFor({ state: 'detached' });
   await timed.getByRole('button', { name: 'Account' }).waitFor();
-  await timed.clock.fastForward('15:05');
-  await check.getByText('You have been playing for 30 min.').waitFor();
-  await check.getByRole('button', { name: 'Log out' }).click();
-  await timed.getByText('Logged out successfully!').first().waitFor();
-  await timed.getByRole('button', { name: 'Log in' }).first().waitFor();
+  await timed.clock.fastForward('01:05');
+  // At the limit the player is logged out here too, and told why: no "Keep playing" in a session that has ended.
+  await check.getByText('You have played for 15 min.').waitFor();
+  await check.getByText('You have reached your session limit: this session has ended.').waitFor();
   expect(await timed.evaluate(() => localStorage.getItem('casino.token'))).toBeNull();
+  await timed.getByRole('banner').getByRole('button', { name: 'Log in' }).waitFor();
+  expect(await timed.getByText('Session expired').count()).toBe(0);
+  await screenshots(timed, 'rg-reality-check-en', false);
+  // Log in again: a new session, with a new limit of its own.
+  await check.getByRole('button', { name: 'Log in again' }).click();
+  const login = timed.getByRole('dialog', { name: 'Log in' });
+  await login.getByLabel('Email or username').fill(player.email);
+  await login.getByLabel('Password', { exact: true }).fill(player.password);
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await timed.getByRole('button', { name: 'Account' }).waitFor();
+  expect(await timed.evaluate(() => localStorage.getItem('casino.token'))).not.toBe(token);
   await clocked.close();
 });
 

@@ -37,8 +37,9 @@ type AppSnapshot = SnapshotFrom<typeof appMachine>;
  * The events it takes from other flows are sent as their producers send them: SESSION.LOGGED_IN as the
  * login dialog does (services.app.send with the session POST /user/login answered); SESSION.EXPIRED and
  * SESSION.INACTIVE by the API client's hooks, wired as the composition root wires them (src/views/wiring.ts),
- * on a 401 and a 403 USER_INACTIVE answer to another call; USER.UPDATED as the profile flow will
- * (services.app.send; no view sends it yet). LOGOUT and LANGUAGE.CHANGE are the header's.
+ * on a 401 and a 403 USER_INACTIVE answer to another call; USER.UPDATED as the profile flow does and
+ * SESSION.LIMIT_REACHED as the reality check does (services.app.send). LOGOUT and LANGUAGE.CHANGE are the
+ * header's.
  */
 
 /** The translator follows the app's language, as App.tsx's does. */
@@ -108,6 +109,17 @@ const EFFECTS: Record<string, (event: EventObject) => AppEffect[]> = {
   'app.player SESSION.INACTIVE #0': () => sessionEnded('error', 'messages.inactive'),
   'app.player USER.UPDATED #0': () => [],
   'app.player LOGOUT #0': () => [],
+  // The session limit: no toast; the lobby with the session-limit dialog and the minutes played.
+  'app.player SESSION.LIMIT_REACHED #0': (event) => [
+    { type: 'clearStorage' },
+    { type: 'resetFlows' },
+    {
+      type: 'navigate',
+      params: {
+        to: `/?dialog=session-limit&played=${Math.floor((event as Extract<AppEvent, { type: 'SESSION.LIMIT_REACHED' }>).playedMs / 60_000)}`,
+      },
+    },
+  ],
   'app.player.refreshing done #0': () => [],
   'app.player.refreshing error #0': () => sessionEnded('error', 'messages.inactive'),
   'app.player.refreshing error #1': () => sessionEnded('error', 'messages.sessionExpired'),
@@ -115,6 +127,7 @@ const EFFECTS: Record<string, (event: EventObject) => AppEffect[]> = {
   'app.player.loggingOut SESSION.EXPIRED #0': () => [],
   'app.player.loggingOut SESSION.INACTIVE #0': () => [],
   'app.player.loggingOut LOGOUT #0': () => [],
+  'app.player.loggingOut SESSION.LIMIT_REACHED #0': () => [],
   'app.player.loggingOut done #0': () => sessionEnded('success', 'messages.logoutSuccess'),
   'app.player.loggingOut error #0': () => sessionEnded('success', 'messages.logoutSuccess'),
 };
@@ -162,8 +175,10 @@ async function seeApp(view: AppView, snapshot: AppSnapshot) {
   expect(shown(t('nav.notifications')), 'the bell shown').toBe(player);
 
   // Where the player is: the profile the path started on, or the lobby once the session ended.
-  const sentHome = effects.some((effect) => effect.type === 'navigate' && effect.params.to === '/');
-  expect(window.location.pathname, 'where the app is').toBe(sentHome ? '/' : START);
+  const navigations = effects.flatMap((effect) => (effect.type === 'navigate' ? [effect.params.to] : []));
+  const sentHome = navigations.length > 0;
+  // The lobby, with the session-limit dialog when the session limit sent the player there.
+  expect(window.location.pathname + (sentHome ? window.location.search : ''), 'where the app is').toBe(navigations.at(-1) ?? START);
   const heading = screen.getByRole('heading', { level: 1 }).textContent;
   if (sentHome) {
     expect(heading).toBe(t('games.lobbyTitle'));
@@ -220,6 +235,10 @@ describeModel('app', {
     'SESSION.EXPIRED': (view) => answeredCall(view, 401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED'),
     // The API client's 403 hook: another call (with the token) answered 403 USER_INACTIVE.
     'SESSION.INACTIVE': (view) => answeredCall(view, 403, 'USER_INACTIVE'),
+    // As the reality check does at the session limit (src/views/wiring.ts: its limitReached action).
+    'SESSION.LIMIT_REACHED': async (view, event) => {
+      act(() => view.harness.services.app.send(event));
+    },
     LOGOUT: async (view) => {
       const { t } = createTranslator(view.step.state.context.language);
       const account = within(screen.getByRole('banner')).getByRole('button', { name: t('nav.account') });
@@ -232,7 +251,7 @@ describeModel('app', {
       await view.user.click(account);
       await view.user.click(screen.getByRole('menuitem', { name: t('nav.logout') }));
     },
-    // As the profile flow will, once it saved the player's changes (no view sends it yet).
+    // As the profile flow does, once it saved the player's changes.
     'USER.UPDATED': async (view, event) => {
       act(() => view.harness.services.app.send(event));
     },

@@ -12,6 +12,7 @@ const EmailVerifiedDialog = lazy(() => import('./EmailVerifiedDialog.tsx'));
 const NotificationsDialog = lazy(() => import('./NotificationsDialog.tsx'));
 const WalletDialog = lazy(() => import('../wallet/WalletDialog.tsx'));
 const LoginFirstDialog = lazy(() => import('./LoginFirstDialog.tsx'));
+const SessionLimitDialog = lazy(() => import('./SessionLimitDialog.tsx'));
 
 export type DialogName = 'login' | 'register' | 'forgot-password' | 'notifications';
 
@@ -58,6 +59,24 @@ export default function DialogHost({ verifyToken, onVerifyClosed }: { verifyToke
     // Player only: a visitor logs in first, here, and then sees the notifications the link asked for.
     if (session === 'player') content = <NotificationsDialog onClose={close} />;
     else if (session === 'visitor') content = <LoginDialog onClose={closeUnlessLoggedIn} switchTo={switchTo} />;
+  } else if (dialog === 'session-limit') {
+    // The reality check at the session limit, for the player the app has just logged out.
+    const played = params.get('played') ?? '';
+    const playedMinutes = /^\d{1,6}$/.test(played) ? Number(played) : null;
+    const closeAll = () => {
+      const rest = new URLSearchParams(params);
+      rest.delete('played');
+      rest.delete('dialog');
+      const query = rest.toString();
+      return query ? `${location}?${query}` : location;
+    };
+    const login = () => {
+      const next = new URLSearchParams(params);
+      next.delete('played');
+      next.set('dialog', 'login');
+      navigate(`${location}?${next.toString()}`, { replace: true });
+    };
+    if (session === 'visitor') content = <SessionLimitDialog playedMinutes={playedMinutes} onClose={() => navigate(closeAll())} onLogin={login} />;
   } else if (params.get('wallet') === 'open') {
     // DESIGN.md: the wallet is a dialog of the address (?wallet=open&tab=deposit|withdraw|transactions).
     const requested = params.get('tab');

@@ -11,7 +11,7 @@ import { Button } from '../components/Button.tsx';
 import { Failure } from '../components/Failure.tsx';
 import { FormError, SelectField, TextField } from '../components/Form.tsx';
 import { Screen } from '../components/Screen.tsx';
-import { formatDuration } from '../RealityCheck.tsx';
+import { formatDuration } from '../duration.ts';
 
 // The app's reality check comes with this page's chunk (src/views/PlayerActions.tsx loads it with the session).
 export { default as RealityCheck } from '../RealityCheck.tsx';
