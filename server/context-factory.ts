@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/db.ts';
-import { createTokenService, loadJwtSecret } from './domain/tokens.ts';
-import { createRateLimiter } from './domain/rate-limit.ts';
+import { createTokenService, databaseKeys, loadJwtSecret, type SigningKeys } from './domain/tokens.ts';
+import { createRateLimiter, NO_RATE_LIMITS } from './domain/rate-limit.ts';
 import { createCoinPaymentsProvider } from './providers/coinpayments.ts';
 import { createMailTransport } from './providers/mail.ts';
 import { WEBHOOK_PATHS, type PaymentProvider } from './providers/payment.ts';
@@ -23,8 +23,9 @@ export function createContext(config: Config, db: Db, overrides: Partial<AppCont
     config,
     db,
     mail: createMailTransport(config, db),
-    tokens: createTokenService(loadJwtSecret(config.jwtSecret, config.dataDir), config.accessTokenTtlSeconds),
-    limiter: config.rateLimit ? createRateLimiter() : { hit: () => null, reset: () => undefined },
+    tokens: createTokenService(signingKeys(config, db), config.accessTokenTtlSeconds),
+    // In the database, so that every instance on it counts together.
+    limiter: config.rateLimit ? createRateLimiter(db) : NO_RATE_LIMITS,
     now,
     uploadsDir: join(config.dataDir, 'uploads'),
     payments: paymentProvider(config, db, now, listening),
@@ -33,6 +34,15 @@ export function createContext(config: Config, db: Db, overrides: Partial<AppCont
     houseWallet: { transport: httpWalletTransport({ selfUrl: () => listening.url, timeoutMs: 5_000 }), attempts: 3, retryDelayMs: 50 },
     ...overrides,
   };
+}
+
+/**
+ * JWT_SECRET when set; else, on PostgreSQL, the keys kept in the database, which every instance on it
+ * shares; else (PGlite, one server) a secret generated into the data folder.
+ */
+function signingKeys(config: Config, db: Db): Uint8Array | SigningKeys {
+  if (!config.jwtSecret && db.kind === 'postgres') return databaseKeys(db);
+  return loadJwtSecret(config.jwtSecret, config.dataDir);
 }
 
 function paymentProvider(config: Config, db: Db, now: () => Date, listening: AppContext['listening']): PaymentProvider {

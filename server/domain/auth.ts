@@ -8,7 +8,7 @@ import type { PasswordHashing } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
-import { RATE_RULES, type RateRule } from './rate-limit.ts';
+import { LOGIN_BACKOFF, RATE_RULES, type RateRule } from './rate-limit.ts';
 import { passwordResetEmail, verificationEmail, type MailMessage } from '../providers/mail.ts';
 import type { SocialProfile } from '../providers/identity.ts';
 import { checkRegion } from './profile.ts';
@@ -34,8 +34,31 @@ export function hashPassword(plain: string, cost: PasswordHashing): Promise<stri
   return hash(plain, { algorithm: ARGON2ID, memoryCost: cost.memoryKib, timeCost: cost.iterations, parallelism: cost.parallelism });
 }
 
-function rateLimit(ctx: AppContext, key: string, rule: RateRule): void {
-  const retryAfter = ctx.limiter.hit(key, rule, ctx.now().getTime());
+/**
+ * A hash at the configured cost of a password nobody has, made once per cost: a login for an unknown
+ * account, or one without a password, checks against it, so it takes as long as a wrong password does
+ * and the time of the answer does not tell them apart.
+ */
+const dummyHashes = new Map<string, Promise<string>>();
+function dummyHash(cost: PasswordHashing): Promise<string> {
+  const key = `${cost.memoryKib}:${cost.iterations}:${cost.parallelism}`;
+  let made = dummyHashes.get(key);
+  if (!made) {
+    made = hashPassword(randomBytes(18).toString('base64'), cost);
+    dummyHashes.set(key, made);
+  }
+  return made;
+}
+
+/** Whether `password` is the one of `storedHash`; with no stored hash, the same work for a false. */
+async function checkPassword(ctx: AppContext, storedHash: string | null, password: string): Promise<boolean> {
+  if (storedHash) return verify(storedHash, password);
+  await verify(await dummyHash(ctx.config.passwordHashing), password);
+  return false;
+}
+
+async function rateLimit(ctx: AppContext, key: string, rule: RateRule): Promise<void> {
+  const retryAfter = await ctx.limiter.hit(key, rule, ctx.now());
   if (retryAfter !== null) throw new DomainError('RATE_LIMITED', undefined, retryAfter);
 }
 
@@ -43,13 +66,45 @@ function rateLimit(ctx: AppContext, key: string, rule: RateRule): void {
  * For calls that answer the same whether or not the account exists: a per-account limit must not show
  * (a 429 would tell that the account exists), so over the limit the call quietly does nothing.
  */
-function withinQuietLimit(ctx: AppContext, key: string, rule: RateRule): boolean {
-  return ctx.limiter.hit(key, rule, ctx.now().getTime()) === null;
+async function withinQuietLimit(ctx: AppContext, key: string, rule: RateRule): Promise<boolean> {
+  return (await ctx.limiter.hit(key, rule, ctx.now())) === null;
 }
 
 /** Social sign-ins share the per-client login limit (checked before the provider is asked). */
-export function limitSocialLogin(ctx: AppContext, ip: string): void {
-  rateLimit(ctx, `login:ip:${ip}`, RATE_RULES.loginPerIp);
+export async function limitSocialLogin(ctx: AppContext, ip: string): Promise<void> {
+  await rateLimit(ctx, `login:ip:${ip}`, RATE_RULES.loginPerIp);
+}
+
+/** The availability checks of usernames and emails, per client. */
+export async function limitCheckUser(ctx: AppContext, ip: string): Promise<void> {
+  await rateLimit(ctx, `check-user:ip:${ip}`, RATE_RULES.checkUserPerIp);
+}
+
+/**
+ * The growing delay on wrong passwords (LOGIN_BACKOFF): counts this attempt on the account and on the
+ * account and address, or refuses it with 429 RATE_LIMITED and the seconds to wait, counting nothing.
+ * The attempt is counted before the password is checked, so concurrent guesses cannot all pass the
+ * check; a right password then takes its count back ({@link forgiveLogin}).
+ */
+async function startLoginAttempt(ctx: AppContext, userId: number, ip: string): Promise<void> {
+  const now = ctx.now();
+  const pairKey = `login:fail:user:${userId}:ip:${ip}`;
+  const accountKey = `login:fail:user:${userId}`;
+  // The account's count holds back only addresses that have failed on it themselves.
+  const failedHere = (await ctx.limiter.count(pairKey, now)) > 0;
+  const accountWait = await ctx.limiter.attempt(accountKey, LOGIN_BACKOFF.perAccount, now, failedHere);
+  if (accountWait !== null) throw new DomainError('RATE_LIMITED', undefined, accountWait);
+  const pairWait = await ctx.limiter.attempt(pairKey, LOGIN_BACKOFF.perAccountAndIp, now);
+  if (pairWait !== null) {
+    await ctx.limiter.forgive(accountKey);
+    throw new DomainError('RATE_LIMITED', undefined, pairWait);
+  }
+}
+
+/** A right password: the address's failures on the account are forgotten, and this attempt is not one. */
+async function forgiveLogin(ctx: AppContext, userId: number, ip: string): Promise<void> {
+  await ctx.limiter.clear(`login:fail:user:${userId}:ip:${ip}`);
+  await ctx.limiter.forgive(`login:fail:user:${userId}`);
 }
 
 /**
@@ -85,15 +140,17 @@ async function startSession(ctx: AppContext, db: Queryable, user: UserRow) {
 }
 
 export async function login(ctx: AppContext, input: { email: string; password: string }, ip: string) {
-  rateLimit(ctx, `login:ip:${ip}`, RATE_RULES.loginPerIp);
+  await rateLimit(ctx, `login:ip:${ip}`, RATE_RULES.loginPerIp);
   const password = decodePassword(input.password);
   if (password === null) throw badRequest([{ field: 'password', code: 'password.encoding' }]);
   const user = await findUserByLogin(ctx.db, input.email.trim());
-  if (!user) throw new DomainError('USER_DOES_NOT_EXISTS');
-  rateLimit(ctx, `login:user:${user.id}`, RATE_RULES.loginPerAccount);
-  if (!user.password_hash || !(await verify(user.password_hash, password))) {
-    throw new DomainError('WRONG_PASSWORD');
+  if (!user) {
+    await checkPassword(ctx, null, password);
+    throw new DomainError('USER_DOES_NOT_EXISTS');
   }
+  await startLoginAttempt(ctx, user.id, ip);
+  if (!(await checkPassword(ctx, user.password_hash, password))) throw new DomainError('WRONG_PASSWORD');
+  await forgiveLogin(ctx, user.id, ip);
   assertMaySignIn(user);
   if (!user.email_verified_at) throw new DomainError('EMAIL_NOT_VERIFIED');
   return startSession(ctx, ctx.db, user);
@@ -149,7 +206,7 @@ function uniqueViolation(error: unknown): string | null {
 }
 
 export async function signup(ctx: AppContext, body: unknown, ip: string): Promise<UserRow> {
-  rateLimit(ctx, `signup:ip:${ip}`, RATE_RULES.signupPerIp);
+  await rateLimit(ctx, `signup:ip:${ip}`, RATE_RULES.signupPerIp);
   // The age rule reads the server's clock, like every other rule with a date in it.
   const result = validate(createSignupInput({ passwords: 'base64', now: ctx.now }), body);
   if (!result.ok) throw badRequest(result.fields);
@@ -196,10 +253,10 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
 }
 
 export async function resendVerification(ctx: AppContext, email: string, ip: string): Promise<void> {
-  rateLimit(ctx, `forgot:ip:${ip}`, RATE_RULES.forgotPerIp);
+  await rateLimit(ctx, `forgot:ip:${ip}`, RATE_RULES.forgotPerIp);
   const user = await findUserByEmail(ctx.db, email);
   if (!user || user.email_verified_at) return;
-  if (!withinQuietLimit(ctx, `verify:user:${user.id}`, RATE_RULES.forgotPerAccount)) return;
+  if (!(await withinQuietLimit(ctx, `verify:user:${user.id}`, RATE_RULES.forgotPerAccount))) return;
   const message = await ctx.db.transaction((tx) => prepareVerification(ctx, tx, user));
   await ctx.mail.send(message);
 }
@@ -236,10 +293,10 @@ export async function verifyEmail(ctx: AppContext, token: string): Promise<UserR
 }
 
 export async function forgotPassword(ctx: AppContext, email: string, ip: string): Promise<void> {
-  rateLimit(ctx, `forgot:ip:${ip}`, RATE_RULES.forgotPerIp);
+  await rateLimit(ctx, `forgot:ip:${ip}`, RATE_RULES.forgotPerIp);
   const user = await findUserByEmail(ctx.db, email);
   if (!user || !user.active) return; // the answer is the same, so accounts cannot be discovered here
-  if (!withinQuietLimit(ctx, `forgot:user:${user.id}`, RATE_RULES.forgotPerAccount)) return;
+  if (!(await withinQuietLimit(ctx, `forgot:user:${user.id}`, RATE_RULES.forgotPerAccount))) return;
   const { token, hash: tokenHash } = newEmailToken();
   await ctx.db.query(
     "INSERT INTO user_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, 'reset_password', $2, $3)",
@@ -290,7 +347,7 @@ export async function changePassword(ctx: AppContext, userId: number, sessionId:
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new DomainError('USER_DOES_NOT_EXISTS');
   // Whoever holds a session must not be able to guess the password faster than at login.
-  rateLimit(ctx, `password:user:${userId}`, RATE_RULES.loginPerAccount);
+  await rateLimit(ctx, `password:user:${userId}`, RATE_RULES.loginPerAccount);
   if (!user.password_hash || !(await verify(user.password_hash, oldPassword))) {
     throw new DomainError('WRONG_PASSWORD');
   }

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import { maybeOne } from '../db/db.ts';
 import { DomainError } from './errors.ts';
 
@@ -10,7 +10,7 @@ const ISSUER = 'casino-reference-server';
 /** Claim on tokens whose lifetime was cut short by the player's session limit: its minutes. */
 const SESSION_LIMIT_CLAIM = 'slm';
 
-/** The signing secret: JWT_SECRET, else one generated once and kept in the data folder. */
+/** The signing secret of one server on its own: JWT_SECRET, else one generated once and kept in the data folder. */
 export function loadJwtSecret(configured: string | null, dataDir: string): Uint8Array {
   if (configured) return new TextEncoder().encode(configured);
   const path = join(dataDir, 'jwt-secret');
@@ -19,6 +19,80 @@ export function loadJwtSecret(configured: string | null, dataDir: string): Uint8
     writeFileSync(path, randomBytes(48).toString('base64url'), { mode: 0o600 });
   }
   return new TextEncoder().encode(readFileSync(path, 'utf8').trim());
+}
+
+/** The keys access tokens are signed and checked with. */
+export interface SigningKeys {
+  /** The key new tokens are signed with, and its id (the token's kid) when keys are kept by id. */
+  current(): Promise<{ kid: string | null; secret: Uint8Array }>;
+  /** The key that signed a token with this kid, or null when there is none (unknown or retired). */
+  find(kid: string | undefined): Promise<Uint8Array | null>;
+}
+
+/** One secret for every token (JWT_SECRET, or the data folder's). */
+export function singleKey(secret: Uint8Array): SigningKeys {
+  return { current: () => Promise.resolve({ kid: null, secret }), find: () => Promise.resolve(secret) };
+}
+
+/** Keys read again this often, so that a key inserted or retired by the operator is seen by every server. */
+const KEYS_RELOAD_MS = 60_000;
+/** A token naming a key this server does not know makes it read the keys again, at most this often. */
+const KEYS_MISS_RELOAD_MS = 1_000;
+
+/**
+ * The keys every server on one PostgreSQL database shares (table jwt_keys, migration 0017): the first
+ * server to need one makes it, under an advisory lock so that servers starting together make one, and the
+ * others read it. New tokens are signed with the newest key not retired and name it (kid); a token is
+ * accepted while its key is not retired.
+ */
+export function databaseKeys(db: Db): SigningKeys {
+  interface Loaded {
+    at: number;
+    byId: Map<string, Uint8Array>;
+    newest: { kid: string; secret: Uint8Array };
+  }
+  let loaded: Loaded | null = null;
+  let loading: Promise<Loaded> | null = null;
+  const read = (q: Queryable) =>
+    q.query<{ id: number; secret: string }>('SELECT id, secret FROM jwt_keys WHERE retired_at IS NULL ORDER BY id');
+
+  async function load(): Promise<Loaded> {
+    let rows = await read(db);
+    if (rows.length === 0) {
+      rows = await db.transaction(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock(hashtext('jwt_keys'))");
+        const found = await read(tx);
+        if (found.length > 0) return found;
+        return tx.query<{ id: number; secret: string }>('INSERT INTO jwt_keys (secret) VALUES ($1) RETURNING id, secret', [
+          randomBytes(48).toString('base64url'),
+        ]);
+      });
+    }
+    const byId = new Map(rows.map((row) => [String(row.id), new TextEncoder().encode(row.secret)] as const));
+    const last = rows[rows.length - 1]!;
+    return { at: Date.now(), byId, newest: { kid: String(last.id), secret: byId.get(String(last.id))! } };
+  }
+
+  async function keys(olderThanMs: number): Promise<Loaded> {
+    if (loaded && Date.now() - loaded.at < olderThanMs) return loaded;
+    if (!loading) {
+      loading = load().finally(() => {
+        loading = null;
+      });
+    }
+    loaded = await loading;
+    return loaded;
+  }
+
+  return {
+    async current() {
+      return (await keys(KEYS_RELOAD_MS)).newest;
+    },
+    async find(kid) {
+      if (kid === undefined || !/^\d{1,9}$/.test(kid)) return null;
+      return (await keys(KEYS_RELOAD_MS)).byId.get(kid) ?? (await keys(KEYS_MISS_RELOAD_MS)).byId.get(kid) ?? null;
+    },
+  };
 }
 
 export interface IssuedToken {
@@ -36,14 +110,21 @@ export interface TokenService {
   issue(db: Queryable, userId: number, now: Date, options?: IssueOptions): Promise<IssuedToken>;
   /**
    * The session behind a bearer token, or null when the token is bad, expired or revoked. A token that
-   * the player's session limit ended throws 401 SESSION_EXPIRED instead.
+   * the player's session limit ended throws 401 SESSION_EXPIRED instead, and one whose account was made
+   * inactive (and still is) 403 USER_INACTIVE.
    */
   verify(db: Queryable, token: string, now: Date): Promise<{ userId: number; sessionId: string } | null>;
   revoke(db: Queryable, sessionId: string, now: Date): Promise<void>;
   revokeAll(db: Queryable, userId: number, now: Date): Promise<void>;
 }
 
-export function createTokenService(secret: Uint8Array, ttlSeconds: number): TokenService {
+export function createTokenService(signing: Uint8Array | SigningKeys, ttlSeconds: number): TokenService {
+  const keys = signing instanceof Uint8Array ? singleKey(signing) : signing;
+  const keyOf = async (header: { kid?: string }) => {
+    const key = await keys.find(header.kid);
+    if (!key) throw new joseErrors.JWKSNoMatchingKey();
+    return key;
+  };
   return {
     async issue(db, userId, now, options = {}) {
       const sessionId = randomUUID();
@@ -58,8 +139,9 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
         now,
         expiresAt,
       ]);
+      const { kid, secret } = await keys.current();
       const accessToken = await new SignJWT(limited ? { [SESSION_LIMIT_CLAIM]: limitMinutes } : {})
-        .setProtectedHeader({ alg: 'HS256' })
+        .setProtectedHeader(kid === null ? { alg: 'HS256' } : { alg: 'HS256', kid })
         .setIssuer(ISSUER)
         .setSubject(String(userId))
         .setJti(sessionId)
@@ -73,7 +155,7 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
       let subject: string | undefined;
       let jti: string | undefined;
       try {
-        const { payload } = await jwtVerify(token, secret, {
+        const { payload } = await jwtVerify(token, keyOf, {
           issuer: ISSUER,
           algorithms: ['HS256'],
           currentDate: now,
@@ -97,12 +179,19 @@ export function createTokenService(secret: Uint8Array, ttlSeconds: number): Toke
         throw error;
       }
       if (!subject || !jti || !/^\d+$/.test(subject)) return null;
-      const session = await maybeOne<{ user_id: number }>(
+      const session = await maybeOne<{ user_id: number; revoked: boolean; by_inactivation: boolean; active: boolean }>(
         db,
-        'SELECT user_id FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2',
+        `SELECT s.user_id, s.revoked_at IS NOT NULL AS revoked, s.revoked_by_inactivation AS by_inactivation, u.active
+         FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.id = $1 AND s.expires_at > $2`,
         [jti, now],
       );
       if (!session || session.user_id !== Number(subject)) return null;
+      if (session.revoked) {
+        // Ended by the account's inactivation (migration 0017): the reason is told while it lasts.
+        if (session.by_inactivation && !session.active) throw new DomainError('USER_INACTIVE');
+        return null;
+      }
       return { userId: session.user_id, sessionId: jti };
     },
 

@@ -35,7 +35,7 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
     userGoogleLogin: async ({ body, ip }) => {
       const clientId = ctx.config.googleClientId;
       if (!clientId) throw new DomainError('SOCIAL_LOGIN_NOT_CONFIGURED');
-      auth.limitSocialLogin(ctx, ip);
+      await auth.limitSocialLogin(ctx, ip);
       const profileData = await verifyGoogleCredential(body.credential, {
         clientId,
         jwksUrl: ctx.config.googleJwksUrl,
@@ -48,7 +48,7 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
     userFacebookLogin: async ({ body, ip }) => {
       const { facebookAppId: appId, facebookAppSecret: appSecret } = ctx.config;
       if (!appId || !appSecret) throw new DomainError('SOCIAL_LOGIN_NOT_CONFIGURED');
-      auth.limitSocialLogin(ctx, ip);
+      await auth.limitSocialLogin(ctx, ip);
       const profileData = await verifyFacebookToken(body.accessToken, body.userID, {
         appId,
         appSecret,
@@ -95,7 +95,8 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
 
     userUpdate: async (input) => ({ user: apiUser(await profile.updateProfile(ctx, player(input).userId, input.body)) }),
 
-    userCheckUser: async ({ query }) => {
+    userCheckUser: async ({ query, ip }) => {
+      await auth.limitCheckUser(ctx, ip);
       if (query.username === undefined && query.email === undefined) {
         throw badRequest([{ field: 'username', code: 'required' }]);
       }
