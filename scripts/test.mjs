@@ -100,6 +100,7 @@ const POSTGRESQL_FILES = [
   'player-requests-migration', // migration 0014 over old Idempotency-Key records: sha256() in SQL, dropped columns
   'profile', // wallet selections and image uploads at once
   'responsible-gambling', // limits summed over money rows in time windows, self-exclusion
+  'shutdown', // npm start stopped: its pool and LISTEN connection ended
   'transactions', // history paging and filters over money rows
   'withdrawals', // 50 concurrent withdrawals against one balance
 ].map((name) => `tests/server/${name}.test.ts`);

@@ -13,9 +13,9 @@ import type { Db } from './db/db.ts';
 type App = Awaited<ReturnType<typeof buildApp>>;
 
 /**
- * Stopping (SIGTERM, SIGINT) is handled from the first moment, whatever the start has reached: a signal
- * during migrations or seeding closes what is open, releases the data folder and exits 0, instead of the
- * process dying by the signal with the folder still locked.
+ * Stopping (SIGTERM, SIGINT, SIGHUP, or the end of the process that started it) is handled from the first
+ * moment, whatever the start has reached: a signal during migrations or seeding closes what is open, releases
+ * the data folder and exits 0, instead of the process dying by the signal with the folder still locked.
  */
 let closing = false;
 let lock: DataDirLock | null = null;
@@ -38,6 +38,12 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// The terminal it ran in was closed.
+process.on('SIGHUP', () => void shutdown('SIGHUP'));
+// Started by `npm start` (scripts/start.mjs), the server has an IPC channel to that process: the channel
+// closes when that process is gone, however it went (killed outright included), and the server stops with it
+// rather than outlive it.
+if (process.send) process.on('disconnect', () => void shutdown('parent process gone'));
 
 async function main(): Promise<void> {
   const config = loadConfig();
