@@ -11,6 +11,11 @@
  * from this one. On that same PostgreSQL, in the same run, pgbench's built-in TPC-B-like script gives
  * the database's own transactions per second, and the wallet figures are printed as a ratio to it: what
  * the wallet costs, read against what the database itself can do on this machine.
+ * On PostgreSQL it also counts the SQL statements one call costs, from pg_stat_statements (track = all):
+ * a game wallet bet, its win, and a deposit's two webhooks (seen, then credited), each sent alone in
+ * turn: the statements the server sends (round trips, BEGIN and COMMIT included), those run inside them
+ * (function bodies, triggers) and the foreign-key checks among the latter. The game wallet scenario also
+ * gives the p50/p99 of its bets alone, beside the whole round's.
  * Prints a table and writes bench/results.json. A script, not a test: nothing here asserts a time.
  *
  *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres --scenario TEXT]
@@ -118,8 +123,22 @@ interface Result {
   p50Ms: number;
   p99Ms: number;
   unit?: string;
+  /** A part of another scenario's runs (its bets alone): latencies only, its rate is the scenario's. */
+  latencyOnly?: boolean;
   /** Runs per second divided by pgbench's TPC-B-like tps on the same PostgreSQL (PostgreSQL only). */
   ratioToPgbenchTps?: number;
+}
+
+/** SQL statements per call, from pg_stat_statements (track = all), averaged over a run of calls sent one at a time. */
+interface StatementCount {
+  call: string;
+  calls: number;
+  /** Statements the server sent (round trips: BEGIN and COMMIT count). */
+  sent: number;
+  /** Statements run inside those: function bodies and triggers, foreign-key checks excluded. */
+  nested: number;
+  /** Foreign-key checks (the referential-integrity triggers' SELECT ... FOR KEY SHARE). */
+  foreignKeyChecks: number;
 }
 
 interface PgbenchResult {
@@ -184,6 +203,19 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+/**
+ * Latencies a scenario records for a part of its run (the game wallet's bets alone), by name; kept
+ * during the measured runs only.
+ */
+const partLatencies = new Map<string, number[]>();
+let measuringParts = false;
+function recordPart(name: string, ms: number): void {
+  if (!measuringParts) return;
+  const list = partLatencies.get(name) ?? [];
+  list.push(ms);
+  partLatencies.set(name, list);
+}
+
 async function load(scenario: Scenario): Promise<Result> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   // Warm-up: JIT, caches and connection pools.
@@ -196,6 +228,8 @@ async function load(scenario: Scenario): Promise<Result> {
   );
   const latencies: number[] = [];
   let errors = 0;
+  partLatencies.clear();
+  measuringParts = true;
   const start = performance.now();
   const end = Date.now() + DURATION_MS;
   await Promise.all(
@@ -210,6 +244,7 @@ async function load(scenario: Scenario): Promise<Result> {
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
+  measuringParts = false;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
@@ -223,7 +258,49 @@ async function load(scenario: Scenario): Promise<Result> {
   };
 }
 
-async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | null): Promise<Result[]> {
+/**
+ * Runs `call` `runs` times one after another and divides what pg_stat_statements counted meanwhile in the
+ * database by `runs`. Null when the server has no pg_stat_statements loaded.
+ */
+async function countStatements(databaseUrl: string, name: string, runs: number, call: (i: number) => Promise<Response>): Promise<StatementCount | null> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      await client.query('SELECT pg_stat_statements_reset()');
+    } catch (error) {
+      console.log(`[postgres] no pg_stat_statements (${(error as Error).message}): statement counts left out`);
+      return null;
+    }
+    for (let i = 0; i < runs; i++) {
+      const response = await call(i);
+      if (response.status !== 200) throw new Error(`${name} failed while counting statements: ${response.body}`);
+    }
+    const row = (
+      await client.query<{ sent: string; nested: string; fk: string }>(
+        `SELECT coalesce(sum(calls) FILTER (WHERE toplevel), 0) AS sent,
+           coalesce(sum(calls) FILTER (WHERE NOT toplevel AND query NOT LIKE 'SELECT 1 FROM ONLY%'), 0) AS nested,
+           coalesce(sum(calls) FILTER (WHERE NOT toplevel AND query LIKE 'SELECT 1 FROM ONLY%'), 0) AS fk
+         FROM pg_stat_statements
+         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`,
+      )
+    ).rows[0];
+    const per = (value: string | undefined) => Number((Number(value ?? 0) / runs).toFixed(2));
+    return { call: name, calls: runs, sent: per(row?.sent), nested: per(row?.nested), foreignKeyChecks: per(row?.fk) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Calls counted one at a time for the statement counts. */
+const COUNTED_CALLS = 50;
+
+async function benchBackend(
+  kind: 'pglite' | 'postgres',
+  databaseUrl: string | null,
+  statements: StatementCount[] = [],
+): Promise<Result[]> {
   const dataDir = mkdtempSync(join(tmpdir(), `casino-bench-${kind}-`));
   const env = {
     ...process.env,
@@ -359,7 +436,9 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
         run: async (a, i) => {
           const roundId = `bench-${runId}-${(rounds += 1)}`;
           const sessionId = sessions[i % PLAYERS];
+          const t0 = performance.now();
           const bet = await gameCall(a, port, gameKey.secret, 'bet', { sessionId, roundId, transactionId: `${roundId}-bet`, amount: STAKE });
+          recordPart('bet', performance.now() - t0);
           if (bet.status !== 200) return bet;
           const win = i % 2 === 0 ? '0' : wonAmount;
           return gameCall(a, port, gameKey.secret, 'win', { sessionId, roundId, transactionId: `${roundId}-win`, amount: win });
@@ -383,7 +462,46 @@ async function benchBackend(kind: 'pglite' | 'postgres', databaseUrl: string | n
         `[${kind}] ${scenario.name}: ${result.requestsPerSecond} ${scenario.unit ?? 'req'}/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
       );
       results.push(result);
+      for (const [part, latencies] of partLatencies) {
+        latencies.sort((a, b) => a - b);
+        const partResult: Result = {
+          scenario: `${scenario.name}: the ${part} alone`,
+          requests: latencies.length,
+          errors: 0,
+          requestsPerSecond: result.requestsPerSecond,
+          p50Ms: Number(percentile(latencies, 50).toFixed(2)),
+          p99Ms: Number(percentile(latencies, 99).toFixed(2)),
+          unit: part,
+          latencyOnly: true,
+        };
+        console.log(`[${kind}] ${partResult.scenario}: p50 ${partResult.p50Ms} ms, p99 ${partResult.p99Ms} ms`);
+        results.push(partResult);
+      }
     };
+    // Statement counts, before the load (on a database the load has not grown yet), when a wallet scenario runs.
+    if (kind === 'postgres' && databaseUrl && scenarios.filter(chosen).some((scenario) => scenario.unit === 'deposit' || scenario.unit === 'bet')) {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      console.log(`[${kind}] counting statements per call (${COUNTED_CALLS} of each, one at a time)...`);
+      const countId = randomBytes(4).toString('hex');
+      const counted = async (name: string, call: (i: number) => Promise<Response>) => {
+        const count = await countStatements(databaseUrl, name, COUNTED_CALLS, call);
+        if (count) {
+          statements.push(count);
+          console.log(`[${kind}] ${name}: ${count.sent} sent, ${count.nested} inside them, ${count.foreignKeyChecks} foreign-key checks`);
+        }
+      };
+      if (gameKey) {
+        const round = (i: number) => ({ sessionId: sessions[i % PLAYERS], roundId: `count-${countId}-${i}` });
+        await counted('game wallet bet', (i) => gameCall(agent, port, gameKey.secret, 'bet', { ...round(i), transactionId: `count-${countId}-${i}-bet`, amount: STAKE }));
+        await counted('game wallet win', (i) =>
+          gameCall(agent, port, gameKey.secret, 'win', { ...round(i), transactionId: `count-${countId}-${i}-win`, amount: i % 2 === 0 ? '0' : STAKE }),
+        );
+      }
+      const transfer = (i: number) => ({ type: 'deposit', txId: `count-${countId}-${i}`, address: addresses[i % PLAYERS], currencyCode: 'LTC', amount: DEPOSIT_AMOUNT });
+      await counted('deposit webhook: seen (0 confirmations)', (i) => webhook(agent, port, { ...transfer(i), confirmations: 0 }));
+      await counted('deposit webhook: credited (6 confirmations)', (i) => webhook(agent, port, { ...transfer(i), confirmations: 6 }));
+      agent.destroy();
+    }
     for (const scenario of scenarios.filter(chosen)) await measure(scenario);
     // The same rounds with the provider's wallet calls handed to the server's router in process
     // (HOUSE_WALLET_HOP=in-process): what the HTTP hop costs.
@@ -463,12 +581,15 @@ const WALLET_UNITS = new Set(['deposit', 'bet']);
 async function main(): Promise<void> {
   const backends: Record<string, Result[]> = {};
   let pgbench: PgbenchResult | null = null;
+  const statements: StatementCount[] = [];
   if (values.only !== 'postgres') backends.pglite = await benchBackend('pglite', null);
   if (values.only !== 'pglite') {
     if (!postgresAvailable() && !process.env.BENCH_DATABASE_URL) {
       console.log('\nNo PostgreSQL binaries and no BENCH_DATABASE_URL: PostgreSQL skipped');
     } else {
-      const server = process.env.BENCH_DATABASE_URL ? null : await startPostgres({ durable: true });
+      const server = process.env.BENCH_DATABASE_URL
+        ? null
+        : await startPostgres({ durable: true, settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all'] });
       const adminUrl = process.env.BENCH_DATABASE_URL ?? server.url;
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
@@ -478,7 +599,7 @@ async function main(): Promise<void> {
       const url = new URL(adminUrl);
       url.pathname = '/casino_bench';
       try {
-        backends.postgres = await benchBackend('postgres', url.toString());
+        backends.postgres = await benchBackend('postgres', url.toString(), statements);
         const binDir = pgBinDir(server);
         if (!backends.postgres.some((r) => r.unit && WALLET_UNITS.has(r.unit))) {
           console.log('[postgres] no wallet scenario run: pgbench left out');
@@ -486,7 +607,7 @@ async function main(): Promise<void> {
           pgbench = await runPgbench(adminUrl, binDir);
           console.log(`[postgres] pgbench TPC-B-like: ${pgbench.tps} tps`);
           for (const result of backends.postgres) {
-            if (result.unit && WALLET_UNITS.has(result.unit)) result.ratioToPgbenchTps = Number((result.requestsPerSecond / pgbench.tps).toFixed(3));
+            if (result.unit && WALLET_UNITS.has(result.unit) && !result.latencyOnly) result.ratioToPgbenchTps = Number((result.requestsPerSecond / pgbench.tps).toFixed(3));
           }
         } else {
           console.log('[postgres] no pgbench binary (set PG_BIN_DIR): the ratio to pgbench is left out');
@@ -514,6 +635,7 @@ async function main(): Promise<void> {
       'ratioToPgbenchTps divides it by pgbench TPC-B-like tps on the same PostgreSQL (durable: fsync on), run after the API scenarios.',
     backends,
     pgbench,
+    statements,
   };
   const resultsFile = join('bench', values.scenario === undefined ? 'results.json' : 'results.local.json');
   mkdirSync('bench', { recursive: true });
@@ -521,7 +643,7 @@ async function main(): Promise<void> {
   console.log('\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps |\n| --- | --- | --- | --- | --- | --- | --- |');
   for (const [backend, results] of Object.entries(backends)) {
     for (const r of results) {
-      const perSecond = r.unit ? `${r.requestsPerSecond} ${r.unit}s` : `${r.requestsPerSecond} req`;
+      const perSecond = r.latencyOnly ? '' : r.unit ? `${r.requestsPerSecond} ${r.unit}s` : `${r.requestsPerSecond} req`;
       const ratio = r.ratioToPgbenchTps === undefined ? '' : `${r.ratioToPgbenchTps}`;
       console.log(`| ${backend} | ${r.scenario} | ${perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${ratio} |`);
     }
@@ -530,6 +652,10 @@ async function main(): Promise<void> {
     console.log(
       `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 |`,
     );
+  }
+  if (statements.length > 0) {
+    console.log('\n| postgres: statements per call (pg_stat_statements, track = all) | sent by the server | run inside them | foreign-key checks |\n| --- | --- | --- | --- |');
+    for (const c of statements) console.log(`| ${c.call} | ${c.sent} | ${c.nested} | ${c.foreignKeyChecks} |`);
   }
   console.log(`\nWritten to ${resultsFile}`);
 }

@@ -41,7 +41,8 @@ export function postgresAvailable() {
 }
 
 /**
- * @param {{ durable?: boolean }} options durable: keep fsync on (benchmarks); tests turn it off.
+ * @param {{ durable?: boolean, settings?: string[] }} options durable: keep fsync on (benchmarks); tests turn
+ *   it off. settings: more server settings, `name=value` each (the benchmark loads pg_stat_statements).
  * @returns {Promise<{ url: string, port: number, binDir: string, stop: () => void }>}
  */
 export async function startPostgres(options = {}) {
@@ -59,6 +60,7 @@ export async function startPostgres(options = {}) {
     '-c listen_addresses=127.0.0.1',
     '-c max_connections=200',
     ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+    ...(options.settings ?? []).map((setting) => `-c ${setting}`),
   ].join(' ');
   run(binDir, 'pg_ctl', ['-D', dataDir, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   let stopped = false;
