@@ -4,7 +4,7 @@ import type { components, operations } from '../api/schema.d.ts';
 import { addressFields, AddressInput } from '../rules/user.ts';
 import { codesByField, fieldCodes, validate } from '../rules/validate.ts';
 import { notProvided, type ErrorCode, type Notice } from './effects.ts';
-import { toFailure } from './failure.ts';
+import { mergeFieldCodes, toFailure } from './failure.ts';
 import { formFlow } from './form.ts';
 import type { Country } from './register.machine.ts';
 
@@ -33,6 +33,8 @@ export interface AddressesContext {
   values: Record<AddressField, string>;
   fieldErrors: Partial<Record<AddressField, readonly string[]>>;
   errorCode: ErrorCode | null;
+  /** The server's codes for the request as a whole (field ''), e.g. address.limit: shown instead of errorCode's message. */
+  requestCodes: readonly string[];
 }
 
 export type AddressesEvent =
@@ -92,11 +94,20 @@ export const addressesMachine = setup({
     storeAddresses: assign((_, params: { addresses: Address[] }) => ({ addresses: params.addresses, errorCode: null })),
     storeCountries: assign((_, params: { countries: Country[] }) => ({ countries: params.countries })),
     storeLoadFailure: assign((_, params: { error: unknown }) => ({ errorCode: codeOf(params.error) })),
-    startNew: assign({ editingId: null, values: EMPTY, fieldErrors: {}, errorCode: null }),
+    storeSaveFailure: assign(({ context }, params: { error: unknown }) => {
+      const failure = toFailure(params.error);
+      return {
+        errorCode: failure.code,
+        fieldErrors: mergeFieldCodes(context.fieldErrors, failure.fields, ADDRESS_FIELDS),
+        requestCodes: failure.fields.filter((field) => field.field === '').map((field) => field.code),
+      };
+    }),
+    clearSaveFailure: assign({ errorCode: null, requestCodes: [] }),
+    startNew: assign({ editingId: null, values: EMPTY, fieldErrors: {}, errorCode: null, requestCodes: [] }),
     startEdit: assign(({ context }, params: { addressId: number }) => {
       const address = context.addresses.find((candidate) => candidate.id === params.addressId);
       const values = address ? { ...EMPTY, ...address, label: address.label ?? '' } : EMPTY;
-      return { editingId: params.addressId, values: pick(values), fieldErrors: {}, errorCode: null };
+      return { editingId: params.addressId, values: pick(values), fieldErrors: {}, errorCode: null, requestCodes: [] };
     }),
     /** The list with the address the server saved: in its place when updated, at the end when new. */
     storeSaved: assign(({ context }, params: { address: Address }) => {
@@ -117,7 +128,7 @@ export const addressesMachine = setup({
   },
 }).createMachine({
   id: 'addresses',
-  context: { addresses: [], countries: [], editingId: null, removingId: null, values: EMPTY, fieldErrors: {}, errorCode: null },
+  context: { addresses: [], countries: [], editingId: null, removingId: null, values: EMPTY, fieldErrors: {}, errorCode: null, requestCodes: [] },
   type: 'parallel',
   states: {
     list: {
@@ -143,28 +154,28 @@ export const addressesMachine = setup({
         editing: {
           on: {
             'FIELD.CHANGE': {
-              actions: ['clearFailure', { type: 'changeField', params: ({ event }) => ({ field: event.field, value: event.value }) }],
+              actions: ['clearSaveFailure', { type: 'changeField', params: ({ event }) => ({ field: event.field, value: event.value }) }],
             },
             SUBMIT: [{ guard: 'formInvalid', actions: 'showFieldErrors' }, { guard: 'isNew', target: 'adding' }, { target: 'updating' }],
-            CANCEL: { target: 'listing', actions: 'clearFailure' },
+            CANCEL: { target: 'listing', actions: 'clearSaveFailure' },
           },
         },
         adding: {
-          entry: 'clearFailure',
+          entry: 'clearSaveFailure',
           invoke: {
             src: 'addAddress',
             input: ({ context }) => addressRequest(context.values),
             onDone: { target: 'listing', actions: { type: 'storeSaved', params: ({ event }) => ({ address: event.output }) } },
-            onError: { target: 'editing', actions: { type: 'storeFailure', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: 'editing', actions: { type: 'storeSaveFailure', params: ({ event }) => ({ error: event.error }) } },
           },
         },
         updating: {
-          entry: 'clearFailure',
+          entry: 'clearSaveFailure',
           invoke: {
             src: 'updateAddress',
             input: ({ context }) => ({ addressId: context.editingId ?? 0, ...addressRequest(context.values) }),
             onDone: { target: 'listing', actions: { type: 'storeSaved', params: ({ event }) => ({ address: event.output }) } },
-            onError: { target: 'editing', actions: { type: 'storeFailure', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: 'editing', actions: { type: 'storeSaveFailure', params: ({ event }) => ({ error: event.error }) } },
           },
         },
         confirmingRemoval: {

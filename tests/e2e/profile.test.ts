@@ -8,7 +8,7 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
 /*
  * The profile page in Chromium against the real server: the basic information edited (the toast, the
  * section closed, the change still there after a reload); an address added, refused as a duplicate
- * (ADDRESS_ALREADY_EXISTS), edited and removed after saying yes; a real PNG previewed, uploaded, shown
+ * (ADDRESS_ALREADY_EXISTS), edited and removed after saying yes; a 21st address refused with its reason; a real PNG previewed, uploaded, shown
  * from the server and removed, while a 6 MB file and a GIF are refused before anything is sent. The page
  * and the save's toast in English, Portuguese and Spanish, at 390 and 1280 px.
  */
@@ -177,6 +177,39 @@ it('adds an address, refuses the same one again, edits it and removes it after a
   await page.reload();
   await openSection('Addresses');
   await page.getByText('No addresses saved yet.').waitFor();
+});
+
+it('says a player keeps at most 20 addresses when a 21st is saved', async () => {
+  // Another player with 20 addresses already saved, through the API.
+  const other = await verifiedPlayer(server);
+  const token = await logIn(other.email);
+  for (let n = 1; n <= 20; n += 1) {
+    const response = await fetch(`${server.apiUrl}/user/add-address`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ label: null, address: `Rua Augusta ${n}`, city: 'Lisboa', stateCode: '11', zipCode: '11000', countryCode: 'PT' }),
+    });
+    if (response.status !== 200) throw new Error(`add-address: ${response.status} ${await response.text()}`);
+  }
+  const full = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await full.addInitScript((saved) => window.localStorage.setItem('casino.token', saved), token);
+  const tab = await full.newPage();
+  await tab.goto(`${server.url}/profile`);
+  const toggle = tab.getByRole('button', { name: 'Addresses', exact: true });
+  await toggle.click();
+  await tab.getByText('Rua Augusta 20, Lisboa, 11 11000, PT').waitFor();
+  await tab.getByRole('button', { name: 'Add address' }).click();
+  await tab.getByLabel('Street address', { exact: true }).fill('Rua Augusta 21');
+  await tab.getByLabel('City', { exact: true }).fill('Lisboa');
+  await tab.getByLabel('Zip code', { exact: true }).fill('11000');
+  await tab.getByLabel('Country', { exact: true }).locator('option', { hasText: 'Portugal' }).waitFor({ state: 'attached' });
+  await tab.getByLabel('Country', { exact: true }).selectOption('PT');
+  await tab.getByLabel('State', { exact: true }).selectOption('11');
+  await tab.getByRole('button', { name: 'Save address' }).click();
+  await tab.getByRole('alert').filter({ hasText: 'You have reached the maximum number of addresses' }).waitFor();
+  await tab.getByRole('button', { name: 'Cancel' }).click();
+  expect(await tab.locator('[data-section="addresses"]').getByRole('listitem').count()).toBe(20);
+  await full.close();
 });
 
 it('previews, uploads, shows and removes a picture; refuses a 6 MB file and a GIF before sending', async () => {

@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import { fromPromise, type SnapshotFrom } from 'xstate';
-import { errorMessageKey } from '../../src/api/errors.ts';
+import { errorMessageKey, ruleMessageKey } from '../../src/api/errors.ts';
 import { addressesFixtures } from '../../src/flows/fixtures/profile.ts';
 import type { MessageKey } from '../../src/i18n/index.ts';
 import { ADDRESS_FIELDS, addressRequest, type Address, type AddressField, type addressesMachine, type AddressUpdate, type NewAddress } from '../../src/machines/addresses.machine.ts';
@@ -84,7 +84,9 @@ function seeForm(view: AddressesView, snapshot: AddressesSnapshot, busy: boolean
   expect(screen.getByRole('heading', { name: view.t(context.editingId === null ? 'profile.addresses.newTitle' : 'profile.addresses.edit') })).toBeTruthy();
   for (const field of ADDRESS_FIELDS) expectField(view.t, label(view, field), context.values[field], context.fieldErrors[field]);
   const alerts = formAlerts().filter((text) => !text.startsWith(view.t('auth.register.countriesUnavailable')));
-  expect(alerts).toEqual(context.errorCode ? [view.t(errorMessageKey(context.errorCode, 'default'))] : []);
+  // A refusal of the request as a whole (the 20 addresses kept) says so; any other says its code's message.
+  const whole = context.requestCodes.map((code) => view.t(ruleMessageKey(code)!)).join(' ');
+  expect(alerts).toEqual(whole ? [whole] : context.errorCode ? [view.t(errorMessageKey(context.errorCode, 'default'))] : []);
   expectButton(busy ? view.t('profile.addresses.saving') : view.t('profile.addresses.save'), busy);
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { styled } from 'goober';
-import { errorMessageKey } from '../../api/errors.ts';
+import { errorMessageKey, fieldMessages } from '../../api/errors.ts';
 import { addressesMachine, statesOfAddressCountry, type Address } from '../../machines/addresses.machine.ts';
 import { Button } from '../components/Button.tsx';
 import { Failure } from '../components/Failure.tsx';
@@ -67,7 +67,7 @@ export function Addresses(_: ProfileSectionProps) {
   const { t } = useT();
   const actor = useFlow(addressesMachine);
   const snapshot = useSelector(actor, (s) => s);
-  const { addresses, values, fieldErrors, errorCode, editingId, removingId, countries } = snapshot.context;
+  const { addresses, values, fieldErrors, errorCode, requestCodes, editingId, removingId, countries } = snapshot.context;
   const formTitle = useRef<HTMLHeadingElement>(null);
   const inForm = snapshot.matches({ list: 'editing' }) || snapshot.matches({ list: 'adding' }) || snapshot.matches({ list: 'updating' });
   const saving = snapshot.matches({ list: 'adding' }) || snapshot.matches({ list: 'updating' });
@@ -92,7 +92,11 @@ export function Addresses(_: ProfileSectionProps) {
         <FormTitle ref={formTitle} tabIndex={-1}>
           {editingId === null ? t('profile.addresses.newTitle') : t('profile.addresses.edit')}
         </FormTitle>
-        {errorCode ? <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError> : null}
+        {requestCodes.length > 0 ? (
+          <FormError role="alert">{fieldMessages(t, requestCodes).join(' ')}</FormError>
+        ) : errorCode ? (
+          <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError>
+        ) : null}
         <TextField
           label={`${t('profile.addresses.label')} (${t('common.optional')})`}
           placeholder={t('profile.addresses.labelPlaceholder')}
