@@ -150,6 +150,7 @@ export const enScreens = {
       type: 'This file type is not allowed',
       size: 'The file must be under 5 MB',
       empty: 'The file is empty',
+      dimensions: 'The image is too large: at most 8000 pixels on each side',
     },
     documentLabel: 'Choose a valid document type',
     duplicate: 'This document type is listed more than once',
@@ -640,6 +641,7 @@ export const enScreens = {
       permanentHint: 'Your account is closed to play for good. This cannot be undone.',
       period: 'Exclude me for',
       periods: {
+        d1: '24 hours',
         d7: '7 days',
         d30: '30 days',
         d90: '90 days',

@@ -147,6 +147,7 @@ export const esScreens: ScreensDictionary = {
       type: 'Este tipo de archivo no está permitido',
       size: 'El archivo debe pesar menos de 5 MB',
       empty: 'El archivo está vacío',
+      dimensions: 'La imagen es demasiado grande: como máximo 8000 píxeles por lado',
     },
     documentLabel: 'Elige un tipo de documento válido',
     duplicate: 'Este tipo de documento aparece más de una vez',
@@ -637,6 +638,7 @@ export const esScreens: ScreensDictionary = {
       permanentHint: 'Tu cuenta queda cerrada al juego para siempre. No se puede deshacer.',
       period: 'Excluirme durante',
       periods: {
+        d1: '24 horas',
         d7: '7 días',
         d30: '30 días',
         d90: '90 días',

@@ -147,6 +147,7 @@ export const ptScreens: ScreensDictionary = {
       type: 'Este tipo de arquivo não é permitido',
       size: 'O arquivo tem de ter menos de 5 MB',
       empty: 'O arquivo está vazio',
+      dimensions: 'A imagem é demasiado grande: no máximo 8000 pixels de cada lado',
     },
     documentLabel: 'Escolha um tipo de documento válido',
     duplicate: 'Este tipo de documento aparece mais do que uma vez',
@@ -637,6 +638,7 @@ export const ptScreens: ScreensDictionary = {
       permanentHint: 'A sua conta fica fechada ao jogo para sempre. Esta ação não pode ser desfeita.',
       period: 'Excluir-me durante',
       periods: {
+        d1: '24 horas',
         d7: '7 dias',
         d30: '30 dias',
         d90: '90 dias',

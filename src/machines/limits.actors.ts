@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.ts';
 import { settle } from './actors.ts';
 import type { LimitUpdate, ResponsibleGambling } from './limits.machine.ts';
-import type { SelfExclusion, SelfExclusionRequest } from './selfExclusion.machine.ts';
+import { exclusionBody, type ExclusionRequest, type SelfExclusion } from './selfExclusion.machine.ts';
 import type { SessionLimitRequest } from './sessionLimit.machine.ts';
 
 /*
@@ -17,9 +17,9 @@ export const limitsCalls = {
   /** POST /responsible-gambling/update-limit */
   saveLimits: async (client: ApiClient, input: LimitUpdate, signal: AbortSignal): Promise<ResponsibleGambling> =>
     (await settle(client.POST('/responsible-gambling/update-limit', { body: input, signal }))).data.limits,
-  /** POST /responsible-gambling/update-self-exclusion */
-  selfExclude: async (client: ApiClient, input: SelfExclusionRequest, signal: AbortSignal): Promise<SelfExclusion> =>
-    (await settle(client.POST('/responsible-gambling/update-self-exclusion', { body: input, signal }))).data.selfExclusion,
+  /** POST /responsible-gambling/update-self-exclusion, a temporary one ending its days after now. */
+  selfExclude: async (client: ApiClient, input: ExclusionRequest, signal: AbortSignal): Promise<SelfExclusion> =>
+    (await settle(client.POST('/responsible-gambling/update-self-exclusion', { body: exclusionBody(input, Date.now()), signal }))).data.selfExclusion,
   /** POST /user/update-session-limit */
   saveSessionLimit: async (client: ApiClient, input: SessionLimitRequest, signal: AbortSignal): Promise<number | null> =>
     (await settle(client.POST('/user/update-session-limit', { body: input, signal }))).data.sessionLimitMinutes,

@@ -16,8 +16,8 @@ import { toFailure } from './failure.ts';
 export type SelfExclusion = components['schemas']['SelfExclusion'];
 export type SelfExclusionRequest = operations['rgUpdateSelfExclusion']['requestBody']['content']['application/json'];
 
-/** The temporary exclusions offered, in days: a week up to three years (inside the server's 24 hours to five years). */
-export const EXCLUSION_PERIODS = [7, 30, 90, 180, 365, 1095] as const;
+/** The temporary exclusions offered, in days: a day up to three years (inside the server's 24 hours to five years). */
+export const EXCLUSION_PERIODS = [1, 7, 30, 90, 180, 365, 1095] as const;
 export type ExclusionPeriod = (typeof EXCLUSION_PERIODS)[number];
 export type ExclusionChoice = 'temporary' | 'permanent';
 
@@ -49,13 +49,32 @@ export type SelfExclusionEvent =
   | { type: 'BACK' }
   | { type: 'CONFIRM' };
 
-/** When a temporary exclusion of `days` chosen at `now` ends. */
+/**
+ * What the player asked for: permanent, or a number of days from when the request is sent (the actor
+ * turns it into the wire's `until` then, with exclusionBody, so a page left open does not shorten it).
+ */
+export type ExclusionRequest = { type: 'permanent' } | { type: 'temporary'; days: ExclusionPeriod };
+
+/**
+ * The server wants a temporary exclusion to end at least 24 hours after it receives the request: the end
+ * is counted from the sending, plus a minute for the request's travel.
+ */
+const TRAVEL_MS = 60_000;
+
+/** When a temporary exclusion of `days` chosen at `now` ends (as the confirmation says it). */
 export function exclusionEnd(now: string, days: ExclusionPeriod): string {
   return new Date(Date.parse(now) + days * DAY_MS).toISOString();
 }
 
-export function exclusionRequest(context: Pick<SelfExclusionContext, 'choice' | 'days' | 'now'>): SelfExclusionRequest {
-  return context.choice === 'permanent' ? { type: 'permanent' } : { type: 'temporary', until: exclusionEnd(context.now, context.days) };
+export function exclusionRequest(context: Pick<SelfExclusionContext, 'choice' | 'days'>): ExclusionRequest {
+  return context.choice === 'permanent' ? { type: 'permanent' } : { type: 'temporary', days: context.days };
+}
+
+/** The body of POST /responsible-gambling/update-self-exclusion for a request sent at `sentAtMs`. */
+export function exclusionBody(request: ExclusionRequest, sentAtMs: number): SelfExclusionRequest {
+  return request.type === 'permanent'
+    ? { type: 'permanent' }
+    : { type: 'temporary', until: new Date(sentAtMs + request.days * DAY_MS + TRAVEL_MS).toISOString() };
 }
 
 export const selfExclusionMachine = setup({
@@ -66,7 +85,7 @@ export const selfExclusionMachine = setup({
   },
   actors: {
     /** POST /responsible-gambling/update-self-exclusion */
-    selfExclude: notProvided<SelfExclusion, SelfExclusionRequest>('selfExclude'),
+    selfExclude: notProvided<SelfExclusion, ExclusionRequest>('selfExclude'),
   },
   actions: {
     notify: (_, _params: Notice) => {},

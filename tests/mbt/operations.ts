@@ -2,6 +2,8 @@ import type { InputFrom, OutputFrom } from 'xstate';
 import { operationOf } from '../../src/flows/operations.ts';
 import type { ApiActors } from '../../src/machines/actors.ts';
 import type { HouseActors } from '../../src/machines/house.actors.ts';
+import { PAGE_OPENED } from '../../src/flows/fixtures/responsibleGambling.ts';
+import { exclusionBody } from '../../src/machines/selfExclusion.machine.ts';
 
 /*
  * For each API actor (src/machines/actors.ts): the request it sends for its input, and the success
@@ -120,7 +122,8 @@ export const ENVELOPES: { [K in Src]?: ActorEnvelopes<K> } = {
   loadReferral: { request: none, response: (referral) => ({ data: { referral }, errors: [] }) },
   loadLimits: { request: none, response: (limits) => ({ data: { limits }, errors: [] }) },
   saveLimits: { request: (body) => ({ body }), response: (limits) => ({ data: { success: true, limits }, errors: [] }) },
-  selfExclude: { request: (body) => ({ body }), response: (selfExclusion) => ({ data: { success: true, selfExclusion }, errors: [] }) },
+  // Sent when the fixtures' page opened: a temporary exclusion ends its days after, plus the travel minute.
+  selfExclude: { request: (input) => ({ body: exclusionBody(input, Date.parse(PAGE_OPENED)) }), response: (selfExclusion) => ({ data: { success: true, selfExclusion }, errors: [] }) },
   saveSessionLimit: { request: (body) => ({ body }), response: (sessionLimitMinutes) => ({ data: { success: true, sessionLimitMinutes }, errors: [] }) },
   loadDocumentLabels: { request: none, response: (documentLabels) => ({ data: { documentLabels }, errors: [] }) },
   loadDocuments: { request: none, response: (documents) => ({ data: { documents }, errors: [] }) },

@@ -12,7 +12,7 @@ import {
   type SelfExclusion,
   type SelfExclusionEvent,
   type selfExclusionMachine,
-  type SelfExclusionRequest,
+  type ExclusionRequest,
 } from '../../src/machines/selfExclusion.machine.ts';
 import { SelfExclusionPanel } from '../../src/views/screens/ResponsibleGamblingScreen.tsx';
 import { renderWithServices } from '../unit/views/harness.tsx';
@@ -30,7 +30,7 @@ type SelfExclusionSnapshot = SnapshotFrom<typeof selfExclusionMachine>;
  * player already excluded sees until when, and no form.
  */
 
-const sent = new WeakMap<SelfExclusionView, SelfExclusionRequest[]>();
+const sent = new WeakMap<SelfExclusionView, ExclusionRequest[]>();
 
 function buttonNamed(name: string): HTMLButtonElement | null {
   return (screen.queryAllByRole('button').find((button) => button.textContent === name) as HTMLButtonElement | undefined) ?? null;
@@ -113,9 +113,9 @@ describeModel('selfExclusion', {
     return true;
   },
   render: (view) => {
-    const requests: SelfExclusionRequest[] = [];
+    const requests: ExclusionRequest[] = [];
     sent.set(view, requests);
-    const selfExclude = fromPromise<SelfExclusion, SelfExclusionRequest>(({ input, signal }) => {
+    const selfExclude = fromPromise<SelfExclusion, ExclusionRequest>(({ input, signal }) => {
       requests.push(input);
       return view.call('selfExclude', input, signal);
     });
