@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Two projects (scripts/test.mjs runs them in one pass):
@@ -31,6 +31,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+          // Server processes sharing one PostgreSQL database: only where there is one (npm test's PostgreSQL pass).
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['tests/server/multi-instance.test.ts'])],
           globalSetup: ['tests/setup/global.ts'],
           isolate: false,
         },

@@ -96,7 +96,9 @@ const POSTGRESQL_FILES = [
   'game-wallet', // bets and wins, 100 concurrent bets against one balance
   'house-games', // the built-in provider's rounds through the wallet over HTTP, concurrent rounds taking nonces
   'ledger', // the double-entry ledger, its triggers and concurrent postings
+  'login-limits', // rate-limit counters and wrong-password delays taken by concurrent requests, signing keys in the database
   'money-properties', // random money operations against the model
+  'multi-instance', // two server processes on one database: limits, tokens, revocation, one pending withdrawal, live events
   'player-requests-migration', // migration 0014 over old Idempotency-Key records: sha256() in SQL, dropped columns
   'profile', // wallet selections and image uploads at once
   'responsible-gambling', // limits summed over money rows in time windows, self-exclusion
