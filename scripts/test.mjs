@@ -104,6 +104,7 @@ const POSTGRESQL_FILES = [
   'responsible-gambling', // limits summed over money rows in time windows, self-exclusion
   'shutdown', // npm start stopped: its pool and LISTEN connection ended
   'transactions', // history paging and filters over money rows
+  'uploads', // images decoded and encoded anew, their files and rows written together
   'withdrawals', // 50 concurrent withdrawals against one balance
 ].map((name) => `tests/server/${name}.test.ts`);
 

@@ -2,11 +2,11 @@ import { documentReviewedNotice, notifyPlayer } from './notifications.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkFileContent, sniffFileType } from '../../src/rules/files.ts';
+import { checkFileContent, sniffFileType, type SniffedType } from '../../src/rules/files.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { DomainError } from './errors.ts';
-import { fileIssueError } from './profile.ts';
+import { fileIssueError, storedFile } from './profile.ts';
 import { hasCompleteProfile, type UserRow } from './users.ts';
 
 export type DocumentStatus = 'Under Review' | 'Approved' | 'Rejected';
@@ -45,12 +45,18 @@ export function listDocuments(db: Queryable, userId: number): Promise<DocumentRo
   return db.query<DocumentRow>(`${SELECT_DOCUMENT} WHERE d.user_id = $1 ORDER BY d.id DESC`, [userId]);
 }
 
-/** The player's file name, kept for display: no path, no control characters, bounded. */
-function displayName(name: string): string {
+/**
+ * The player's file name, kept for display only (the file is stored under a random name): no path, no
+ * control characters (C0, DEL, C1), no invisible formatting that could disguise it (bidirectional overrides
+ * and isolates, zero-width characters), at most 120 characters, its end (the extension) kept.
+ */
+export function displayName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-120);
-  return clean || 'document';
+  const clean = base
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
+    .trim();
+  return Array.from(clean).slice(-120).join('') || 'document';
 }
 
 export interface DocumentUpload {
@@ -83,13 +89,18 @@ export async function uploadDocuments(
     }
     seen.add(upload.documentLabelId);
   });
-  const typed = uploads.map((upload, index) => {
+  uploads.forEach((upload, index) => {
     const issue = checkFileContent(upload.bytes, 'document', upload.fileName);
     if (issue !== null) throw fileIssueError(issue, fieldOf(index).file);
-    const type = sniffFileType(upload.bytes);
-    if (type === null) throw fileIssueError('file.type', fieldOf(index).file);
-    return { ...upload, type, storedName: randomBytes(18).toString('base64url') };
   });
+  // Images decoded and encoded anew, PDFs checked (server/domain/images.ts): one file at a time.
+  const typed: (DocumentUpload & { type: SniffedType; storedName: string })[] = [];
+  for (const [index, upload] of uploads.entries()) {
+    const sniffed = sniffFileType(upload.bytes);
+    if (sniffed === null) throw fileIssueError('file.type', fieldOf(index).file);
+    const stored = await storedFile(upload.bytes, sniffed, 'document', fieldOf(index).file);
+    typed.push({ ...upload, bytes: stored.bytes, type: stored.type, storedName: randomBytes(18).toString('base64url') });
+  }
   const dir = join(ctx.uploadsDir, 'documents');
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AddressInput, createProfileUpdateInput } from '../../src/rules/user.ts';
-import { checkFileContent, sniffFileType } from '../../src/rules/files.ts';
+import { checkFileContent, sniffFileType, type SniffedType, type UploadKind } from '../../src/rules/files.ts';
 import { validate } from '../../src/rules/validate.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest, type FieldIssue } from './errors.ts';
+import { fileToStore, StoredFileError } from './images.ts';
 import { isPhoneTaken, PERSONAL_COLUMNS, personalValues, type UserRow } from './users.ts';
 
 /** Country and state must be ones the server lists; a country without listed states takes any state code. */
@@ -168,16 +169,20 @@ export async function removeAddress(ctx: AppContext, userId: number, addressId: 
   if (rows.length === 0) throw new DomainError('NOT_FOUND');
 }
 
-// Profile image: stored under the data folder by a random id, served with the type sniffed at upload.
+// Profile image: decoded and encoded anew within PROFILE_IMAGE_SIDE (server/domain/images.ts), stored under
+// the data folder by a random id (the uploaded name is not kept), served with its type.
 
 function imagesDir(ctx: AppContext): string {
   return join(ctx.uploadsDir, 'profile-images');
 }
 
-/** The problem with an uploaded picture as an API error: 400 empty, 413 too large, 415 not JPEG/PNG. */
+/**
+ * The problem with an uploaded file as an API error: 400 empty or too many pixels ('file.dimensions'),
+ * 413 too large, 415 not JPEG/PNG (or PDF for a document) by its content.
+ */
 export function fileIssueError(issue: string, field: string): DomainError {
   const fields: FieldIssue[] = [{ field, code: issue }];
-  if (issue === 'file.empty') return badRequest(fields);
+  if (issue === 'file.empty' || issue === 'file.dimensions') return badRequest(fields);
   if (issue === 'file.size') return new DomainError('FILE_TOO_LARGE');
   return new DomainError('FILE_FORMAT_NOT_SUPPORTED', fields);
 }
@@ -206,16 +211,33 @@ async function swapProfileImage(ctx: AppContext, userId: number, image: { id: st
 export async function setProfileImage(ctx: AppContext, user: UserRow, fileName: string, bytes: Buffer): Promise<UserRow> {
   const issue = checkFileContent(bytes, 'profileImage', fileName);
   if (issue !== null) throw fileIssueError(issue, 'file');
-  const type = sniffFileType(bytes);
-  if (type !== 'jpeg' && type !== 'png') throw new DomainError('FILE_FORMAT_NOT_SUPPORTED', [{ field: 'file', code: 'file.type' }]);
+  const sniffed = sniffFileType(bytes);
+  if (sniffed !== 'jpeg' && sniffed !== 'png') throw new DomainError('FILE_FORMAT_NOT_SUPPORTED', [{ field: 'file', code: 'file.type' }]);
+  const image = await storedFile(bytes, sniffed, 'profileImage', 'file');
+  if (image.type === 'pdf') throw new DomainError('FILE_FORMAT_NOT_SUPPORTED', [{ field: 'file', code: 'file.type' }]);
   const imageId = randomBytes(18).toString('base64url');
   const path = join(imagesDir(ctx), imageId);
   mkdirSync(imagesDir(ctx), { recursive: true });
-  writeFileSync(path, bytes, { mode: 0o600 });
+  writeFileSync(path, image.bytes, { mode: 0o600 });
   try {
-    return await swapProfileImage(ctx, user.id, { id: imageId, type });
+    return await swapProfileImage(ctx, user.id, { id: imageId, type: image.type });
   } catch (error) {
     rmSync(path, { force: true });
+    throw error;
+  }
+}
+
+/** The bytes to store for an upload (server/domain/images.ts), its refusal as the API error about `field`. */
+export async function storedFile(
+  bytes: Buffer,
+  type: SniffedType,
+  kind: UploadKind,
+  field: string,
+): Promise<{ bytes: Buffer; type: SniffedType }> {
+  try {
+    return await fileToStore(bytes, type, kind);
+  } catch (error) {
+    if (error instanceof StoredFileError) throw fileIssueError(error.code, field);
     throw error;
   }
 }

@@ -153,6 +153,7 @@ export const SERVER_FIELD_CODES = [
   'documentLabel',
   'duplicate',
   'address.limit',
+  'file.dimensions', // an image of more than 8000 pixels on a side (server/domain/images.ts)
   'selfExclusion.range',
   'count',
   'maxItems',
@@ -221,6 +222,7 @@ const RULE_MESSAGE_KEYS: Readonly<Record<FieldCode, MessageKey>> = {
   'file.type': 'rules.file.type',
   'file.size': 'rules.file.size',
   'file.empty': 'rules.file.empty',
+  'file.dimensions': 'rules.file.dimensions',
   documentLabel: 'rules.documentLabel',
   duplicate: 'rules.duplicate',
   'address.limit': 'rules.address.limit',

@@ -477,14 +477,19 @@ export interface paths {
         /**
          * Upload a profile picture
          * @description One `file` part: a JPEG or PNG image (checked by content, not only by name) under 5 MiB
-         *     (`settings.maxUploadBytes`). Replaces any previous picture; `user.profileImageUrl` points at
-         *     `userGetProfileImage`. The server validates the multipart parts itself.
+         *     (`settings.maxUploadBytes`) and at most 8000 pixels on either side (read from its header,
+         *     before any decoding). The server decodes it and stores its own encoding, in the same format,
+         *     turned upright, scaled down to fit 512 × 512 pixels and without the uploaded metadata (EXIF):
+         *     the picture served is never the uploaded bytes. Replaces any previous picture;
+         *     `user.profileImageUrl` points at `userGetProfileImage`. The server validates the multipart
+         *     parts itself.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (no `file` part: field code `required`; empty file:
-         *     `file.empty`; more than one file part);
+         *     `file.empty`; more than 8000 pixels on a side: `file.dimensions`; more than one file part);
          *     401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type;
-         *     403 USER_INACTIVE, SELF_EXCLUDED; 413 FILE_TOO_LARGE; 415 FILE_FORMAT_NOT_SUPPORTED, UNSUPPORTED_MEDIA_TYPE
-         *     (not multipart); 500 INTERNAL_SERVER_ERROR.
+         *     403 USER_INACTIVE, SELF_EXCLUDED; 413 FILE_TOO_LARGE; 415 FILE_FORMAT_NOT_SUPPORTED (field code
+         *     `file.type`: not a JPEG or PNG that decodes, e.g. an image's first bytes followed by anything
+         *     else), UNSUPPORTED_MEDIA_TYPE (not multipart); 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["userUploadProfileImage"];
         delete?: never;
@@ -1416,12 +1421,18 @@ export interface paths {
         /**
          * Upload one identity document
          * @description Multipart with a `documentLabelId` text part and one `file` part (JPG, JPEG, PNG or PDF,
-         *     checked by content, under 5 MiB). The document starts `Under Review`. The basic information
+         *     checked by content, under 5 MiB). An image must decode and be at most 8000 pixels on either
+         *     side; it is stored as the server's own encoding, scaled down to fit 4000 × 4000 pixels,
+         *     without the uploaded metadata. A PDF must start with `%PDF-` and a version (`%PDF-1.7`) and
+         *     end with `%%EOF` (within its last 1024 bytes). The file is stored under a generated name;
+         *     the uploaded name is kept for display only, without path, control or invisible formatting
+         *     characters, at most 120 characters. The document starts `Under Review`. The basic information
          *     must be complete first (`user.profileComplete`). A document cannot be replaced while it is
          *     under review or once approved; a rejected one can be removed (`documentRemove`) and
          *     uploaded again. The server validates the multipart parts itself.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (missing part, `file.empty`, unknown label:
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (missing part, `file.empty`, an image of more than
+         *     8000 pixels on a side: `file.dimensions`, unknown label:
          *     `{ field: 'documentLabelId', code: 'documentLabel' }`); 401
          *     ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type;
          *     403 USER_INACTIVE, SELF_EXCLUDED; 409 DOCUMENT_ALREADY_SUBMITTED;
@@ -1451,8 +1462,9 @@ export interface paths {
          *     Each file follows the `documentUpload` rules. All or nothing: when one pair fails, nothing
          *     is stored. Returns the new documents in request order.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (counts differ, empty file, unknown label: code
-         *     `documentLabel`, a label twice: code `duplicate`); 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (counts differ, empty file, an image of more than 8000
+         *     pixels on a side: `file.dimensions`, unknown label: code `documentLabel`, a label twice: code
+         *     `duplicate`); 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED;
          *     409 DOCUMENT_ALREADY_SUBMITTED; 413 FILE_TOO_LARGE;
          *     415 FILE_FORMAT_NOT_SUPPORTED, UNSUPPORTED_MEDIA_TYPE; 422 PROFILE_INCOMPLETE;

@@ -245,8 +245,10 @@ describe('documentUpload', () => {
 
   it('refuses a file of 5 MiB or more (413 FILE_TOO_LARGE) and an empty one (400 file.empty)', async () => {
     const player = await registeredPlayer(server);
+    // A PDF of 5 MiB: its objects, blank space, and its end-of-file marker at the end.
     const big = Buffer.alloc(5 * MiB, 0x20);
     tinyPdf().copy(big);
+    big.write('\n%%EOF\n', 5 * MiB - 7, 'latin1');
     const tooLarge = await upload(player, labels.identity_front!, { filename: 'big.pdf', content: big, contentType: 'application/pdf' });
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.body.errors[0].description).toBe('FILE_TOO_LARGE');
