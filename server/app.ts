@@ -243,7 +243,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 64 * 1024,
-    trustProxy: false,
+    trustProxy: ctx.config.trustProxy,
     ajv: { customOptions: {} },
   });
   app.decorateRequest('auth', null);

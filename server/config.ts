@@ -5,6 +5,13 @@ export interface Config {
   host: string;
   /** Where PGlite keeps its files, uploads live and the lock file sits. */
   dataDir: string;
+  /** Where uploaded files are kept: DATA_DIR/uploads, or UPLOADS_DIR, a folder several instances share. */
+  uploadsDir: string;
+  /**
+   * Which proxies' X-Forwarded-For names the client, whose address the rate limits count (Fastify's
+   * trustProxy): none (false), or the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: false | string[];
   /** postgres://... selects a PostgreSQL server instead of the embedded database. */
   databaseUrl: string | null;
   simulator: boolean;
@@ -138,6 +145,16 @@ function paymentSettings(env: Env): { paymentProvider: 'simulator' | 'coinpaymen
   return { paymentProvider: 'coinpayments', coinpayments: { clientId, clientSecret, apiUrl, wallets } };
 }
 
+/** TRUST_PROXY: comma-separated addresses and CIDR ranges of the load balancers in front of the server. */
+function trustProxy(value: string | undefined): Config['trustProxy'] {
+  const entries = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (entries.length === 0) return false;
+  for (const entry of entries) {
+    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry)) throw new Error(`TRUST_PROXY takes addresses and CIDR ranges, got "${entry}"`);
+  }
+  return entries;
+}
+
 function houseWalletHop(value: string | undefined): Config['houseWalletHop'] {
   if (value === undefined || value === '' || value === 'http') return 'http';
   if (value === 'in-process') return 'in-process';
@@ -156,6 +173,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port,
     host: env.HOST || '0.0.0.0',
     dataDir,
+    uploadsDir: env.UPLOADS_DIR ? resolve(cwd, env.UPLOADS_DIR) : resolve(dataDir, 'uploads'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     databaseUrl,
     simulator: flag(env.SIMULATOR) ?? !production,
     production,

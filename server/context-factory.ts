@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/db.ts';
@@ -27,7 +26,7 @@ export function createContext(config: Config, db: Db, overrides: Partial<AppCont
     // In the database, so that every instance on it counts together.
     limiter: config.rateLimit ? createRateLimiter(db) : NO_RATE_LIMITS,
     now,
-    uploadsDir: join(config.dataDir, 'uploads'),
+    uploadsDir: config.uploadsDir,
     payments: paymentProvider(config, db, now, listening),
     listening,
     // The house games call the wallet where this server listens; 5 s an attempt, 3 attempts.

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/db.ts';
 import { createTokenService, databaseKeys } from '../../server/domain/tokens.ts';
 import { encodePassword } from '../../src/rules/password.ts';
@@ -180,6 +181,36 @@ describe('userCheckUser', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     server.clock.advance(MINUTE);
     expect((await server.call('userCheckUser', { query: { username: 'someone' } })).status).toBe(200);
+  });
+});
+
+describe('behind load balancers', () => {
+  const loginVia = (target: TestServer, forwardedFor: string, email: string) =>
+    target.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      headers: { 'x-forwarded-for': forwardedFor },
+      payload: { email, password: encodePassword(PASSWORD) },
+    });
+
+  it('count the client X-Forwarded-For names when the proxy is trusted (TRUST_PROXY), and ignore it otherwise', async () => {
+    const behind = await startTestServer({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }, { db });
+    try {
+      for (let i = 0; i < 30; i++) expect((await loginVia(behind, '203.0.113.50', `ghost${i}@example.com`)).statusCode).toBe(404);
+      expect((await loginVia(behind, '203.0.113.50', 'ghost@example.com')).statusCode).toBe(429);
+      expect((await loginVia(behind, '203.0.113.51', 'ghost@example.com')).statusCode).toBe(404);
+    } finally {
+      await behind.close();
+    }
+    // Not trusted: a client naming itself another address each time is still one address.
+    for (let i = 0; i < 30; i++) expect((await loginVia(server, `198.18.0.${i}`, `ghost${i}@example.com`)).statusCode).toBe(404);
+    expect((await loginVia(server, '198.18.1.1', 'ghost@example.com')).statusCode).toBe(429);
+  });
+
+  it('keep uploads in DATA_DIR/uploads, or in UPLOADS_DIR, a folder the instances share', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/casino-a' }, '/app').uploadsDir).toBe('/srv/casino-a/uploads');
+    expect(loadConfig({ DATA_DIR: '/srv/casino-a', UPLOADS_DIR: 'shared/uploads' }, '/app').uploadsDir).toBe('/app/shared/uploads');
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 });
 
