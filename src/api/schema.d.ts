@@ -20,6 +20,17 @@ export interface paths {
          *     someone who knows its password. A self-excluded player may log in, to withdraw their balance:
          *     the session serves only the operations marked `x-while-self-excluded` until the exclusion ends.
          *
+         *     Limits (429 RATE_LIMITED, with Retry-After in seconds; counted by every server instance together):
+         *     30 attempts a minute per client address, whatever the account. Wrong passwords slow down, they
+         *     never lock the owner out: from one address, an account takes 5 wrong passwords at once, then
+         *     each further attempt must wait 1 s, 2 s, 4 s, ... (doubling, at most 15 minutes) after the last
+         *     wrong one; and once an account has 10 wrong passwords from all addresses, an address that has
+         *     itself failed on it also waits 1 s, 2 s, ... (at most 60 s) after the account's last one. An
+         *     address with no wrong password on the account is never held back by other addresses' failures,
+         *     so the owner's right password is taken at once. An attempt answered 429 is not checked and not
+         *     counted; a right password clears its address's count; counts are forgotten 30 minutes after the
+         *     last wrong password.
+         *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 403 EMAIL_NOT_VERIFIED, USER_INACTIVE;
          *     404 USER_DOES_NOT_EXISTS; 415 UNSUPPORTED_MEDIA_TYPE; 422 WRONG_PASSWORD; 429 RATE_LIMITED;
          *     500 INTERNAL_SERVER_ERROR.
@@ -326,7 +337,8 @@ export interface paths {
         /**
          * Check whether a username or email is free
          * @description Used by the registration form. Pass `username`, `email` or both (neither: 400); the answer
-         *     has one flag per parameter passed.
+         *     has one flag per parameter passed. At most 30 checks a minute per client address (429
+         *     RATE_LIMITED with Retry-After).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 429 RATE_LIMITED; 500 INTERNAL_SERVER_ERROR.
          */
@@ -3448,7 +3460,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Too many attempts from this client or for this account. Code RATE_LIMITED. */
+        /**
+         * @description Too many attempts from this client or for this account, or too soon after wrong passwords
+         *     (userLogin says how they slow down). Code RATE_LIMITED; Retry-After says when to try again.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
