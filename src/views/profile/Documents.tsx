@@ -4,6 +4,7 @@ import { styled } from 'goober';
 import { errorMessageKey, ruleMessageKey } from '../../api/errors.ts';
 import { acceptAttribute } from '../../rules/files.ts';
 import { canUpload, documentOf, documentsMachine, type Document, type DocumentLabel } from '../../machines/documents.machine.ts';
+import { FileField } from '../components/FileField.tsx';
 import { FormError } from '../components/Form.tsx';
 import { Button } from '../components/Button.tsx';
 import { useT } from '../i18n-context.ts';
@@ -50,41 +51,6 @@ const Item = styled('li')`
   h4 {
     margin: 0;
     font-size: ${theme.font.size.body};
-  }
-  input[type='file'] {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    margin: -1px;
-    overflow: hidden;
-    clip: rect(0, 0, 0, 0);
-    border: 0;
-  }
-  .pick {
-    align-self: flex-start;
-    display: inline-flex;
-    align-items: center;
-    min-height: 2.75rem;
-    padding: 0 ${theme.space(4)};
-    font-size: ${theme.font.size.body};
-    font-weight: 600;
-    color: ${theme.color.text};
-    background: ${theme.color.surfaceRaised};
-    border: 1px solid ${theme.color.border};
-    border-radius: ${theme.radius.small};
-    cursor: pointer;
-  }
-  input[type='file']:focus-visible + .pick {
-    outline: 2px solid ${theme.color.focus};
-    outline-offset: 2px;
-  }
-  input[type='file']:disabled + .pick {
-    opacity: 0.6;
-    cursor: not-allowed;
-  }
-  label {
-    font-size: ${theme.font.size.small};
-    color: ${theme.color.textMuted};
   }
 `;
 
@@ -136,20 +102,16 @@ function LabelRow({ label, document, open, busy, uploading, problem, onFile }: L
       ) : null}
       {open ? (
         <>
-          <label htmlFor={id}>{t('profile.identity.uploadFor', { label: label.name })}</label>
-          <input
+          <FileField
             id={id}
-            type="file"
+            label={t('profile.identity.uploadFor', { label: label.name })}
+            button={t('profile.identity.chooseFile')}
             accept={acceptAttribute('document')}
             disabled={busy}
             aria-invalid={problem !== null}
             aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ''}`}
             onChange={change}
           />
-          {/* The native input's own button speaks the browser's language; this one speaks the player's. */}
-          <label htmlFor={id} className="pick" aria-hidden="true">
-            {t('profile.identity.chooseFile')}
-          </label>
           <Note id={`${id}-hint`}>{t('profile.identity.fileHint')}</Note>
           {uploading ? <Note role="status">{t('profile.identity.uploading')}</Note> : null}
           {problem ? (

@@ -6,6 +6,7 @@ import type { User } from '../../machines/effects.ts';
 import { profilePictureMachine } from '../../machines/profilePicture.machine.ts';
 import { acceptAttribute } from '../../rules/files.ts';
 import { Button } from '../components/Button.tsx';
+import { FileField } from '../components/FileField.tsx';
 import { FormError } from '../components/Form.tsx';
 import { useT } from '../i18n-context.ts';
 import type { ProfileSectionProps } from '../screens/ProfileScreen.tsx';
@@ -48,18 +49,6 @@ const Box = styled('div')`
     display: flex;
     flex-wrap: wrap;
     gap: ${theme.space(2)};
-  }
-  input[type='file'] {
-    font: inherit;
-    max-width: 100%;
-  }
-  input[type='file']:focus-visible {
-    outline: 2px solid ${theme.color.focus};
-    outline-offset: 2px;
-  }
-  label {
-    font-size: ${theme.font.size.small};
-    color: ${theme.color.textMuted};
   }
   .error {
     color: ${theme.color.danger};
@@ -125,12 +114,11 @@ export function PictureEditor({ user }: { user: User }) {
       </div>
       {failed ? <FormError role="alert">{t(errorMessageKey(errorCode, 'default'))}</FormError> : null}
       <div>
-        <label htmlFor={`${id}-file`}>{t('profile.picture.choose')}</label>
-        <br />
-        <input
+        <FileField
           ref={input}
           id={`${id}-file`}
-          type="file"
+          label={t('profile.picture.choose')}
+          button={t('profile.identity.chooseFile')}
           accept={acceptAttribute('profileImage')}
           aria-invalid={fileError !== null}
           aria-describedby={described}
