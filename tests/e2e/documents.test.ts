@@ -33,7 +33,8 @@ let googleToken: string;
 const tag = Date.now().toString().slice(-7);
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+// A real 1×1 transparent PNG (the server decodes and encodes every image anew: a broken one is refused).
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000b4944415478da636000020000050001e9fadcd80000000049454e44ae426082', 'hex');
 
 async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
   const response = await fetch(`${server.apiUrl}${path}`, {
