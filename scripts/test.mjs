@@ -93,6 +93,7 @@ const POSTGRESQL_FILES = [
   'deposits', // webhooks crediting a wallet once, replays, a restart
   'documents', // two uploads at once for one player
   'events', // live updates announced by the database: two server instances, each with its own LISTEN connection
+  'fuzz', // junk sent to every operation: the drivers refuse other text (NUL, encodings) with other errors
   'game-wallet', // bets and wins, 100 concurrent bets against one balance
   'house-games', // the built-in provider's rounds through the wallet over HTTP, concurrent rounds taking nonces
   'ledger', // the double-entry ledger, its triggers and concurrent postings

@@ -17,6 +17,7 @@ import type { Auth, JsonHandlers, RawHandlers } from './http/types.ts';
 import { createHandlers } from './http/handlers.ts';
 import { walletAnswer, type WalletTransport } from './games/wallet-client.ts';
 import { schemaRuleCode, withoutNullAlternatives } from './http/field-codes.ts';
+import { answered, rawAnswerHeaders, registerSecurity, securityHeaders, securitySettings } from './http/security.ts';
 
 /** Media types that only responses use (images): no request body may have them. */
 function responseOnlyMediaTypes(): string[] {
@@ -199,6 +200,33 @@ function strictNumbers(schema: RouteSchema) {
   };
 }
 
+/** The dot paths of the strings in a parsed value that hold a NUL character. */
+function nulPaths(value: unknown, path: string, found: string[]): string[] {
+  if (found.length >= MAX_FIELD_ISSUES) return found;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => nulPaths(item, path ? `${path}.${index}` : String(index), found));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const field = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) found.push(field);
+      nulPaths(item, field, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * No text of the contract holds a NUL character, and PostgreSQL cannot store one in text (it fails the
+ * query): a parameter or body member with one is refused as bad request data before any handler runs.
+ */
+async function refuseNulCharacters(req: FastifyRequest): Promise<void> {
+  const found: string[] = [];
+  for (const part of [req.params, req.query, req.body]) nulPaths(part, '', found);
+  if (found.length > 0) throw new DomainError('PLEASE_CHECK_REQUEST_DATA', found.map((field) => ({ field, code: 'pattern' })));
+}
+
 async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<Auth> {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -239,13 +267,46 @@ function inProcessWalletTransport(app: FastifyInstance): WalletTransport {
   };
 }
 
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers over its 16 KiB, a malformed
+ * request line, headers not received in time) answer the envelope on the socket, then close it. Like a
+ * JSON body over its limit, no valid request comes near these: 400 PLEASE_CHECK_REQUEST_DATA.
+ */
+function clientErrorHandler(ctx: AppContext) {
+  const headers = rawAnswerHeaders(ctx.config);
+  return (error: Error & { code?: string }, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (socket.writable && !answering) {
+      const body = JSON.stringify(envelope('PLEASE_CHECK_REQUEST_DATA', 400));
+      const lines = Object.entries({
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+        ...headers,
+      }).map(([name, value]) => `${name}: ${value}`);
+      socket.write(`HTTP/1.1 400 Bad Request\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
+    }
+    socket.destroy(error);
+  };
+}
+
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 64 * 1024,
     trustProxy: ctx.config.trustProxy,
     ajv: { customOptions: {} },
+    // Fastify's own refusals before routing (a URL that does not decode) answer the envelope too.
+    frameworkErrors: (error, req, reply) => {
+      const failure = classify(error);
+      // Sent before any hook: the protections the onSend hook adds to every other answer are added here.
+      (reply as FastifyReply).headers(securityHeaders(securitySettings(ctx.config), answered(req.url)));
+      (reply as FastifyReply).code(failure.status).type('application/json').send(envelope(failure.code, failure.status, failure.fields));
+    },
+    clientErrorHandler: clientErrorHandler(ctx),
   });
+  registerSecurity(app, ctx.config);
   app.decorateRequest('auth', null);
   app.decorateRequest('rawBody', null);
   if (ctx.config.houseWalletHop === 'in-process') {
@@ -296,7 +357,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       if (json) schema.body = json as RouteSchema['body'];
       else delete schema.body;
     }
-    route.preValidation = [...hookList(route.preValidation), contentTypeGate(op), strictNumbers(schema)];
+    route.preValidation = [...hookList(route.preValidation), contentTypeGate(op), strictNumbers(schema), refuseNulCharacters];
     // fastify-openapi-glue runs the security handler as a preHandler, after parsing and validation, so
     // an anonymous caller would learn about the body (400, 415) before being told to sign in. Run it
     // first instead: without a valid session an authenticated operation answers 401 whatever it is sent.

@@ -50,6 +50,8 @@ export interface Config {
    * router without a socket, so `npm run bench:server` can show what the hop costs.
    */
   houseWalletHop: 'http' | 'in-process';
+  /** Origins (scheme://host[:port]) whose pages may call the API from the browser (CORS); none by default. */
+  corsOrigins: string[];
 }
 
 export interface PasswordHashing {
@@ -161,6 +163,17 @@ function houseWalletHop(value: string | undefined): Config['houseWalletHop'] {
   throw new Error(`HOUSE_WALLET_HOP must be http or in-process, got "${value}"`);
 }
 
+/** CORS_ORIGINS: comma-separated origins, each `scheme://host[:port]` exactly as a browser sends it in Origin. */
+function corsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/?#\s]+$/.test(origin) || new URL(origin).origin !== origin) {
+      throw new Error(`CORS_ORIGINS entries are origins such as https://casino.example, got "${origin}"`);
+    }
+  }
+  return origins;
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const production = env.NODE_ENV === 'production';
   const port = positiveInt('PORT', env.PORT, 8080);
@@ -197,5 +210,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
     simulatorBlockMs: env.SIMULATOR_BLOCK_MS ? positiveInt('SIMULATOR_BLOCK_MS', env.SIMULATOR_BLOCK_MS, 1) : null,
     houseWalletHop: houseWalletHop(env.HOUSE_WALLET_HOP),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
 }

@@ -28,8 +28,9 @@ export async function readMultipart(req: FastifyRequest, maxFiles: number): Prom
   if (!req.isMultipart()) throw new DomainError('UNSUPPORTED_MEDIA_TYPE');
   const fields = new Map<string, string[]>();
   const files: UploadedFile[] = [];
-  const parts = req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES - 1, files: maxFiles, fields: MAX_FIELDS, fieldSize: 1024 } });
   try {
+    // Inside the try: a body whose Content-Type has no boundary fails here, before any part is read.
+    const parts = req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES - 1, files: maxFiles, fields: MAX_FIELDS, fieldSize: 1024 } });
     for await (const part of parts) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
@@ -44,7 +45,11 @@ export async function readMultipart(req: FastifyRequest, maxFiles: number): Prom
     const code = (error as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT') throw new DomainError('PLEASE_CHECK_REQUEST_DATA', [{ field: 'file', code: 'maxItems' }]);
     if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new DomainError('PLEASE_CHECK_REQUEST_DATA', [{ field: '', code: 'maxItems' }]);
-    throw error;
+    // The plugin's own refusals carry a code and a status (a file over the size limit: 413).
+    if (typeof code === 'string' && code.startsWith('FST_')) throw error;
+    // Anything else here is the body failing to parse as multipart (busboy's plain errors: no boundary,
+    // a body that ends before its closing boundary, a malformed part header): bad request data.
+    throw new DomainError('PLEASE_CHECK_REQUEST_DATA');
   }
   return { fields, files };
 }
