@@ -181,8 +181,9 @@ export function createTokenService(signing: Uint8Array | SigningKeys, ttlSeconds
       if (!subject || !jti || !/^\d+$/.test(subject)) return null;
       const session = await maybeOne<{ user_id: number; revoked: boolean; by_inactivation: boolean; active: boolean }>(
         db,
-        `SELECT s.user_id, s.revoked_at IS NOT NULL AS revoked, s.revoked_by_inactivation AS by_inactivation, u.active
-         FROM sessions s JOIN users u ON u.id = s.user_id
+        `SELECT s.user_id, s.revoked_at IS NOT NULL AS revoked, s.revoked_by_inactivation AS by_inactivation,
+                COALESCE(u.active, true) AS active
+         FROM sessions s LEFT JOIN users u ON u.id = s.user_id
          WHERE s.id = $1 AND s.expires_at > $2`,
         [jti, now],
       );

@@ -260,8 +260,11 @@ describe('simulator', () => {
     expectError(await login(), 403, 'USER_INACTIVE');
 
     expect(await data('devSetUserActive', { body: { email: player.payload.email.toUpperCase(), active: true } })).toEqual({ success: true });
-    expect((await server.call('userGetUser', { token: player.token })).status).toBe(200);
-    expect((await login()).status).toBe(200);
+    // The inactivation ended the session; the player logs in anew.
+    expectError(await server.call('userGetUser', { token: player.token }), 401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
+    const again = await login();
+    expect(again.status).toBe(200);
+    player = { ...player, token: again.body.data.accessToken as string };
 
     expectError(await server.call('devSetUserActive', { body: { email: 'nobody@example.com', active: false } }), 404, 'USER_DOES_NOT_EXISTS');
   });
