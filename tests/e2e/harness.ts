@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { newPlayer } from '../helpers/players.ts';
 
@@ -130,4 +130,16 @@ export async function scriptsLoaded(page: Page, url: string): Promise<ScriptLoad
   await page.goto(url, { waitUntil: 'networkidle' });
   await Promise.all(pending);
   return scripts;
+}
+
+/**
+ * The Content-Security-Policy violations Chromium reports on the console, in every page and frame of a
+ * context from now on (the server's policy, server/http/security.ts): a test expects none.
+ */
+export function cspViolations(context: BrowserContext): string[] {
+  const violations: string[] = [];
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
 }

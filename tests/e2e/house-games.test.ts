@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { formatAmount as shown } from '../../src/format.ts';
 import { parseAmount, formatAmount } from '../../src/money.ts';
 import { encodePassword } from '../../src/rules/password.ts';
-import { connectBrowser, scriptsLoaded, sharedServer, verifiedPlayer } from './harness.ts';
+import { connectBrowser, cspViolations, scriptsLoaded, sharedServer, verifiedPlayer } from './harness.ts';
 
 /*
  * The house games' own pages (src/views/house, build entries house/ENGINE.html) in Chromium against the
@@ -267,6 +267,7 @@ it('cashes out a Mines round: the stake when it starts, the cash out paid', asyn
 
 it('opens Dice from the game page in demo and plays it in the frame', async () => {
   const visitor = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+  const violations = cspViolations(visitor);
   const tab = await visitor.newPage();
   await tab.goto(`${server.url}/play?game=${gameIds.dice}&mode=demo`);
   await tab.waitForURL(/\/play\/[A-Za-z0-9_-]{32,}/);
@@ -276,6 +277,8 @@ it('opens Dice from the game page in demo and plays it in the frame', async () =
   await frame.getByRole('button', { name: 'Roll', exact: true }).click();
   await expect.poll(async () => frame.getByTestId('house-result').innerText()).toMatch(/^Rolled \d+\.\d\d\. (You won 1\.98 at ×1\.98|No win)$/);
   await tab.screenshot({ path: `${SCREENSHOTS}/house-play-dice-demo-390.png` });
+  // The SPA frames its own house page under both pages' policies, with no violation.
+  expect(violations).toEqual([]);
   await visitor.close();
 });
 

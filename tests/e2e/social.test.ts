@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFacebookGraph, startGoogleIssuer, type FacebookGraph, type GoogleIssuer } from '../fixtures/identity-servers.ts';
-import { connectBrowser, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, cspViolations, startProductServer, type ProductServer } from './harness.ts';
 
 /*
  * Google and Facebook sign-in in the browser. The providers are the boundary: the server verifies tokens
@@ -38,6 +38,8 @@ afterAll(async () => {
 /** A page whose Google and Facebook SDK requests get the stand-ins; `sdkRequests` lists what was asked for. */
 async function newPage(grants: { googleToken: () => Promise<string>; facebookToken: () => string }) {
   const context: BrowserContext = await browser.newContext();
+  // The server's policy names the SDKs' origins when the logins are configured: they load with no violation.
+  const violations = cspViolations(context);
   const sdkRequests: string[] = [];
   await context.route('https://accounts.google.com/gsi/client', async (route) => {
     sdkRequests.push(route.request().url());
@@ -71,7 +73,14 @@ async function newPage(grants: { googleToken: () => Promise<string>; facebookTok
     });
   });
   const page: Page = await context.newPage();
-  return { page, sdkRequests, close: () => context.close() };
+  return {
+    page,
+    sdkRequests,
+    close: async () => {
+      await context.close();
+      expect(violations).toEqual([]);
+    },
+  };
 }
 
 it('signs in with Google from the login dialog, and stores the login time', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { connectBrowser, scriptsLoaded, sharedServer, type SharedServer } from './harness.ts';
+import { connectBrowser, cspViolations, scriptsLoaded, sharedServer, type SharedServer } from './harness.ts';
 
 /** Everything the browser downloads to show the lobby to a visitor, compressed as served, must stay under this. */
 const LOBBY_BUDGET_BYTES = 90 * 1024;
@@ -38,6 +38,30 @@ it('shows the lobby to a visitor within the JavaScript budget', async () => {
   expect(scripts.every((script) => script.wireBytes > 0 && script.wireBytes < script.bytes)).toBe(true);
   expect(total).toBeLessThan(LOBBY_BUDGET_BYTES);
   await page.close();
+});
+
+it('runs under its Content-Security-Policy with no violation: the lobby, the casino, the log in dialog, a page', async () => {
+  const context = await browser.newContext();
+  const violations = cspViolations(context);
+  const page = await context.newPage();
+  const answer = await page.goto(server.url);
+  expect(answer?.headers()['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+  await page.getByRole('heading', { level: 1, name: 'Lobby' }).waitFor();
+  await page.goto(`${server.url}/casino`);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.goto(`${server.url}/terms?dialog=login`);
+  await page.getByRole('dialog', { name: 'Log in' }).waitFor();
+  await page.getByText('two weeks', { exact: false }).first().waitFor();
+  expect(violations).toEqual([]);
+  // The policy is in force and the check hears it: an inline script is refused and reported.
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.inlineRan = true';
+    document.body.appendChild(script);
+  });
+  await expect.poll(() => violations.length).toBe(1);
+  expect(await page.evaluate(() => (window as unknown as { inlineRan?: boolean }).inlineRan)).toBeUndefined();
+  await context.close();
 });
 
 it('asks a visitor opening the wallet to log in first, also at its old address', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+import { connectBrowser, cspViolations, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 /*
  * The wallet, as a new player uses it in Chromium against the real server and its payment simulator:
@@ -41,6 +41,9 @@ async function screenshots(name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/** Content-Security-Policy violations in the file's browser context. */
+let violations: string[] = [];
+
 function wallet() {
   return page.getByRole('dialog', { name: 'Wallet' });
 }
@@ -55,6 +58,7 @@ beforeAll(async () => {
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  violations = cspViolations(context);
   page = await context.newPage();
   player = await verifiedPlayer(server);
 });
@@ -93,6 +97,8 @@ it('gets a deposit address, shows its QR code and copies it', async () => {
   await dialog.getByText('Address copied.').waitFor();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
   await screenshots('wallet-deposit-address');
+  // The QR code, the copy and the dialog run under the server's Content-Security-Policy.
+  expect(violations).toEqual([]);
 });
 
 it('shows a transfer as seen, then 3 of 6 confirmations, then credited, with the balance, without a reload', async () => {
