@@ -104,7 +104,8 @@ beforeAll(async () => {
     ]);
   }
 
-  expect(await migrate(db)).toEqual(['0014_player_requests.sql']);
+  // 0014 first; the migrations after it run too.
+  expect((await migrate(db))[0]).toBe('0014_player_requests.sql');
 }, 60_000);
 
 afterAll(async () => {
