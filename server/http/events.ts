@@ -5,6 +5,7 @@ import { listNotifications } from '../domain/common.ts';
 import { listWallets } from '../domain/wallets.ts';
 import type { LiveHub, LiveMessage } from '../live.ts';
 import { player } from './auth-guard.ts';
+import { streamHeaders } from './security.ts';
 
 /*
  * GET /user/events: the player's live updates as Server-Sent Events (openapi.yaml userEvents). The
@@ -59,6 +60,8 @@ export function eventsHandler(ctx: AppContext, hub: LiveHub) {
     });
     reply.hijack();
     res.writeHead(200, {
+      // Written here, past the hooks that give every other answer its security and CORS headers.
+      ...streamHeaders(ctx.config, req),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',

@@ -160,6 +160,13 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
   }
 }
 
+/** The headers of an API answer its handler writes itself (the live-updates stream), CORS included. */
+export function streamHeaders(config: Config, req: FastifyRequest): Record<string, string> {
+  const settings = securitySettings(config);
+  if (settings.corsOrigins.length === 0) return securityHeaders(settings, 'api');
+  return { ...securityHeaders(settings, 'api'), ...corsHeaders(settings, req), vary: 'Origin' };
+}
+
 /** The headers of an answer written straight to the socket (requests the HTTP parser refused). */
 export function rawAnswerHeaders(config: Config): Record<string, string> {
   return securityHeaders(securitySettings(config), 'api');

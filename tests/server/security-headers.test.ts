@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/db.ts';
-import { startTestServer, type TestServer } from '../helpers/api.ts';
+import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { createTestDb } from '../helpers/db.ts';
 
 /*
@@ -188,6 +188,27 @@ describe('CORS', () => {
     expect(otherPreflight.headers['access-control-allow-origin']).toBeUndefined();
     // The SPA's own pages are never shared cross-origin.
     expect((await get(app, '/', { origin: 'https://app.example' })).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it("gives the live-updates stream, which its handler writes itself, the API's headers and CORS", async () => {
+    const app = await server({ CORS_ORIGINS: 'https://app.example, http://localhost:5173' });
+    const { token } = await registeredPlayer(app);
+    const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const abort = new AbortController();
+    try {
+      const response = await fetch(`${address}/api/v1/user/events`, {
+        headers: { authorization: `Bearer ${token}`, origin: 'https://app.example' },
+        signal: abort.signal,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(directives(response.headers.get('content-security-policy')).get('default-src')).toEqual(["'none'"]);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    } finally {
+      abort.abort();
+    }
   });
 
   it('refuses CORS_ORIGINS entries that are not origins', () => {
