@@ -92,12 +92,13 @@ async function startLoginAttempt(ctx: AppContext, userId: number, ip: string): P
   const accountKey = `login:fail:user:${userId}`;
   // The account's count holds back only addresses that have failed on it themselves.
   const failedHere = (await ctx.limiter.count(pairKey, now)) > 0;
-  const accountWait = await ctx.limiter.attempt(accountKey, LOGIN_BACKOFF.perAccount, now, failedHere);
-  if (accountWait !== null) throw new DomainError('RATE_LIMITED', undefined, accountWait);
   const pairWait = await ctx.limiter.attempt(pairKey, LOGIN_BACKOFF.perAccountAndIp, now);
-  if (pairWait !== null) {
-    await ctx.limiter.forgive(accountKey);
-    throw new DomainError('RATE_LIMITED', undefined, pairWait);
+  if (pairWait !== null) throw new DomainError('RATE_LIMITED', undefined, pairWait);
+  const accountWait = await ctx.limiter.attempt(accountKey, LOGIN_BACKOFF.perAccount, now, failedHere);
+  if (accountWait !== null) {
+    // Not an attempt after all (its address has failed before: its own delay restarts from now).
+    await ctx.limiter.forgive(pairKey);
+    throw new DomainError('RATE_LIMITED', undefined, accountWait);
   }
 }
 
