@@ -197,7 +197,48 @@ describe('the ledger schema', () => {
         const id = await rawTransaction(tx);
         await tx.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $3, 5)', [id, ltcHouse, currency.BTC]);
       }),
+    ).rejects.toThrow(/not of its currency/);
+  });
+
+  it('refuses at commit an entry on an account that does not exist', async () => {
+    const house = await systemAccountId('LTC', 'house');
+    await expect(
+      db.transaction(async (tx) => {
+        const id = await rawTransaction(tx);
+        await tx.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $4, 5), ($1, $3, $4, -5)', [
+          id,
+          house,
+          house + 1_000_000,
+          currency.LTC,
+        ]);
+      }),
+    ).rejects.toThrow(/not of its currency/);
+  });
+
+  it('refuses entries added to a transaction written by an earlier database transaction, even balanced ones', async () => {
+    const house = await systemAccountId('LTC', 'house');
+    const adjustments = await systemAccountId('LTC', 'adjustments');
+    const id = await db.transaction(async (tx) => {
+      const id = await rawTransaction(tx);
+      await tx.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $4, 5), ($1, $3, $4, -5)', [
+        id,
+        house,
+        adjustments,
+        currency.LTC,
+      ]);
+      return id;
+    });
+    const fees = await systemAccountId('LTC', 'fees');
+    const pool = await systemAccountId('LTC', 'bonus_pool');
+    await expect(
+      db.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $4, 7), ($1, $3, $4, -7)', [
+        id,
+        fees,
+        pool,
+        currency.LTC,
+      ]),
     ).rejects.toThrow(/foreign key/);
+    expect((await getTransaction(db, { id }))?.entries.map((e) => e.amount)).toEqual([coins('5'), coins('-5')]);
   });
 
   it('is append-only: no update, delete or truncate of transactions, entries or accounts', async () => {
