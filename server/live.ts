@@ -1,4 +1,4 @@
-import type { Db } from './db/db.ts';
+import type { Db, Queryable } from './db/db.ts';
 
 /*
  * The players' live updates inside one server: the database announces every change a player should see
@@ -9,6 +9,16 @@ import type { Db } from './db/db.ts';
  */
 
 export const LIVE_CHANNEL = 'casino_events';
+
+/**
+ * Announces payloads a money call returned instead of announcing them inside its transaction (migration
+ * 0016: a NOTIFY held through a commit's flush to disk would make every such commit wait for the last).
+ * Called once the call has committed; a statement that writes nothing, so it waits for no disk.
+ */
+export async function announceCommitted(db: Queryable, payloads: readonly string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await db.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [LIVE_CHANNEL, payloads]);
+}
 
 export type LiveKind = 'wallets' | 'deposit' | 'withdrawal' | 'notification';
 

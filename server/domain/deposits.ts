@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { depositCreditedNotice, notifyPlayer } from './notifications.ts';
-import { formatAmount, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { formatAmount, formatFixed, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { amountIssue } from '../../src/rules/amount.ts';
 import { LIMIT_PERIODS } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
+import { announceCommitted } from '../live.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { PaymentProviderError, type DepositNotification } from '../providers/payment.ts';
@@ -159,6 +161,61 @@ export async function onDepositCredited(
   await applyDepositBonus(tx, deposit);
 }
 
+/** What deposit_notification_apply (migration 0016) raises for a notification it leaves to the general path. */
+const GENERAL_PATH = 'GW001';
+
+/**
+ * The two common notifications in one statement, one database transaction (deposit_notification_apply,
+ * migration 0016): a new transfer seen before it has its confirmations, and a pending transfer now
+ * confirmed and credited, for a player with no bonus that the deposit could fund. Undefined for any other
+ * notification (a replay, a refusal, a transfer confirmed at once, below the minimum, a bonus in play):
+ * nothing moved, and the general path answers it.
+ */
+async function applyInOneStatement(
+  ctx: AppContext,
+  provider: string,
+  notification: DepositNotification,
+  required: number,
+): Promise<DepositView | undefined> {
+  if (notification.amount <= 0n) return undefined;
+  const key = idempotency.deposit(provider, notification.txId);
+  const [title, message] = depositCreditedNotice(notification.amount, notification.currencyCode);
+  let row: { out_status: DepositStatus; out_confirmations: number; out_announce: string[] } | undefined;
+  try {
+    row = await maybeOne(ctx.db, 'SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)', [
+      provider,
+      notification.txId,
+      notification.address,
+      notification.currencyCode,
+      formatFixed(notification.amount),
+      notification.confirmations,
+      required,
+      randomUUID(),
+      key.scope,
+      key.key,
+      title,
+      message,
+      ctx.now(),
+    ]);
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+    if (code === GENERAL_PATH) return undefined;
+    throw error;
+  }
+  if (!row) throw new Error('deposit_notification_apply returned no row');
+  await announceCommitted(ctx.db, row.out_announce);
+  return {
+    txId: notification.txId,
+    address: notification.address,
+    currencyCode: notification.currencyCode,
+    amount: formatAmount(notification.amount),
+    confirmations: row.out_confirmations,
+    requiredConfirmations: required,
+    status: row.out_status,
+    changed: true,
+  };
+}
+
 /**
  * Applies one verified notification of the provider `provider`. Everything happens in one database
  * transaction with the deposit row locked, so concurrent or replayed notifications of one transfer queue
@@ -167,6 +224,8 @@ export async function onDepositCredited(
 export async function applyDepositNotification(ctx: AppContext, provider: string, notification: DepositNotification): Promise<DepositView> {
   const settings = await getSettings(ctx.db);
   const required = settings.depositConfirmations;
+  const applied = await applyInOneStatement(ctx, provider, notification, required);
+  if (applied) return applied;
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     const target = await maybeOne<{ id: number; wallet_id: number; user_id: number; currency_id: number; code: string; decimals: number; min_deposit: string }>(

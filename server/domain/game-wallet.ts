@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { components } from '../../src/api/schema.d.ts';
 import { DEFAULT_SLOT_SKIN } from '../../src/fairness/slot.ts';
-import { divRound, formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { divRound, formatAmount, formatFixed, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
+import { announceCommitted } from '../live.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
 import { DomainError, badRequest, type ErrorCode } from './errors.ts';
@@ -13,6 +14,7 @@ import {
   currencyStep,
   idempotency,
   InsufficientBalanceError,
+  postingRequestHash,
   postTransaction,
   roundToCurrency,
   systemAccount,
@@ -317,6 +319,96 @@ export async function assertPlayLimitsLeft(db: Queryable, userId: number, curren
   await assertWithinPlayLimits(db, { userId, currencyId: currency.id, currencyCode: currency.code }, 1n, now);
 }
 
+/** What game_wallet_play (migration 0016) raises for a call it leaves to the general path: nothing of it stayed. */
+const GENERAL_PATH = 'GW001';
+
+function sqlState(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * A bet or a win in one statement, one database transaction (game_wallet_play, migration 0016): the
+ * common case of a bet paid from the available balance with no bonus to wager and no limit to check, or a
+ * win of a round staked from available alone. Undefined when the call is not that case (a replay, a
+ * refusal, a bonus or a limit in play): nothing moved, and the general path below answers it.
+ */
+async function playInOneStatement(
+  ctx: AppContext,
+  session: GameWalletSession,
+  call: GameWalletCall,
+  action: 'bet' | 'win',
+  amount: bigint,
+  hash: string,
+): Promise<GameTransactionView | undefined> {
+  const now = ctx.now();
+  const key = idempotency.game(`${call.roundId}:${call.transactionId}`, action, session.providerSlug);
+  const house = systemAccount(session.currencyId, 'house');
+  const player = walletAccount(session.walletId, 'available');
+  const ledgerHash =
+    amount === 0n
+      ? ''
+      : postingRequestHash({
+          kind: `game.${action}`,
+          at: now,
+          legs: action === 'bet' ? transfer(player, house, amount) : transfer(house, player, amount),
+          idempotency: key,
+          visible: { walletId: session.walletId, type: 'casino', actionType: action, status: 'completed', amount, gameIdentifier: session.gameIdentifier },
+          relatedTransactionId: null,
+        });
+  const publicId = randomUUID();
+  let row: { out_action_id: number; out_ledger_id: number | null; out_available: string; out_bonus: string; out_announce: string[] } | undefined;
+  try {
+    row = await maybeOne(
+      ctx.db,
+      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)',
+      [
+        action,
+        session.walletId,
+        session.userId,
+        session.currencyId,
+        session.currencyCode === LIMITS_CURRENCY,
+        session.providerId,
+        session.sessionId,
+        session.gameId,
+        session.gameIdentifier,
+        call.roundId,
+        call.transactionId,
+        formatFixed(amount),
+        hash,
+        publicId,
+        key.scope,
+        key.key,
+        ledgerHash,
+        now,
+      ],
+    );
+  } catch (error) {
+    if (sqlState(error) === GENERAL_PATH) return undefined;
+    throw error;
+  }
+  if (!row) throw new Error('game_wallet_play returned no row');
+  await announceCommitted(ctx.db, row.out_announce);
+  return actionView(
+    session,
+    call.roundId,
+    {
+      id: row.out_action_id,
+      action,
+      transaction_id: call.transactionId,
+      reference_id: null,
+      amount: formatFixed(amount),
+      bonus_amount: '0',
+      request_hash: hash,
+      available_after: row.out_available,
+      bonus_after: row.out_bonus,
+      ledger_public_id: row.out_ledger_id === null ? null : publicId,
+      created_at: now,
+    },
+    false,
+  );
+}
+
 /** The one refusal of a call on a round that cannot take it: a closed round, another wallet's round. */
 const roundRefused = () => new DomainError('INVALID_VALUE');
 
@@ -330,6 +422,11 @@ const roundRefused = () => new DomainError('INVALID_VALUE');
 export async function applyGameCall(ctx: AppContext, session: GameWalletSession, call: GameWalletCall): Promise<GameTransactionView> {
   const amount = call.action === 'rollbackBet' || call.action === 'rollbackWin' ? 0n : callAmount(call, session.decimals);
   const hash = callHash(session, call);
+  // New play needs a live session: an expired one's bet goes the general way (a replay, or refused).
+  if ((call.action === 'bet' && session.live) || call.action === 'win') {
+    const played = await playInOneStatement(ctx, session, call, call.action, amount, hash);
+    if (played) return played;
+  }
   try {
     return await ctx.db.transaction(async (tx) => {
       const now = ctx.now();

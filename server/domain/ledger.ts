@@ -353,6 +353,14 @@ function requestHash(posting: Posting, legs: readonly NetLeg[]): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
+/**
+ * The request hash {@link postTransaction} stores with a posting (what tells a replay from a reuse of its
+ * key), for a path that writes the same posting in SQL of its own (the game wallet's game_wallet_play).
+ */
+export function postingRequestHash(posting: Posting): string {
+  return requestHash(posting, prepare(posting));
+}
+
 interface AccountRow {
   id: number;
   kind: WalletAccountKind | SystemAccountKind;

@@ -1,5 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifyLedger } from '../../server/domain/ledger.ts';
+import {
+  findTransactionByIdempotency,
+  idempotency,
+  postingRequestHash,
+  systemAccount,
+  transfer,
+  verifyLedger,
+  walletAccount,
+} from '../../server/domain/ledger.ts';
+import { parseAmount } from '../../src/money.ts';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
@@ -153,6 +162,48 @@ describe('an incoming transfer', () => {
     ]);
     // Stamped by the server's clock, not the wall clock.
     expect(rows[1]!.created_at.getTime()).toBe(server.clock.now().getTime());
+  });
+
+  it('writes its pending and credit postings as the ledger would post them (the same request hashes and entries)', async () => {
+    const player = await registeredPlayer(server);
+    const address = await depositAddress(player);
+    const txId = await send(address, '0.12345678');
+    await confirm(txId, 6);
+    const wallet = await walletOf(server, player);
+    const amount = parseAmount('0.12345678');
+    const pendingKey = idempotency.deposit('simulator', `${txId}:pending`);
+    const pending = await findTransactionByIdempotency(server.db, pendingKey);
+    const credit = await findTransactionByIdempotency(server.db, idempotency.deposit('simulator', `${txId}:credit`));
+    const postings = [
+      {
+        posted: pending,
+        posting: {
+          kind: 'deposit.pending',
+          at: new Date(),
+          legs: transfer(systemAccount(wallet.currencyId, 'provider_clearing'), walletAccount(wallet.id, 'pending'), amount),
+          idempotency: pendingKey,
+          visible: { walletId: wallet.id, type: 'deposit', actionType: 'deposit', status: 'pending', amount },
+        },
+      },
+      {
+        posted: credit,
+        posting: {
+          kind: 'deposit.credit',
+          at: new Date(),
+          legs: transfer(walletAccount(wallet.id, 'pending'), walletAccount(wallet.id, 'available'), amount),
+          visible: { walletId: wallet.id, type: 'deposit', actionType: 'deposit', status: 'completed', amount },
+          relatedTransactionId: pending?.id ?? null,
+        },
+      },
+    ] as const;
+    for (const { posted, posting } of postings) {
+      expect(posted?.kind).toBe(posting.kind);
+      const byAmount = (a: { amount: bigint }, b: { amount: bigint }) => (a.amount < b.amount ? -1 : 1);
+      expect(posted?.entries.map((e) => ({ account: e.account, amount: e.amount })).sort(byAmount)).toEqual([...posting.legs].sort(byAmount));
+      const [stored] = await server.db.query<{ request_hash: string }>('SELECT request_hash FROM ledger_transactions WHERE id = $1', [posted!.id]);
+      expect(stored!.request_hash).toBe(postingRequestHash(posting));
+    }
+    expect(credit?.relatedTransactionId).toBe(pending?.id);
   });
 
   it('under the minimum deposit is recorded but never credited nor shown as pending', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { formatAmount, parseSignedAmount } from '../../src/money.ts';
+import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
+import { findTransactionByIdempotency, idempotency, postingRequestHash, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, type Player } from '../helpers/money.ts';
 
@@ -394,6 +395,65 @@ describe('limits', () => {
     const login = await server.call('userLogin', { body: { email: player.payload.email, password: player.payload.password } });
     return login.body.data.accessToken as string;
   }
+});
+
+describe('one statement per call', () => {
+  it('writes a bet and its win as the ledger would post them, and announces each balance change once committed', async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await openSession(player);
+    const [wallet] = await server.db.query<{ id: number; currency_id: number }>(
+      "SELECT w.id, w.currency_id FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND c.code = 'LTC'",
+      [player.user.id],
+    );
+    const announced: string[] = [];
+    const stop = await server.db.listen('casino_events', (payload) => announced.push(payload));
+    try {
+      const roundId = nextId('round');
+      const placed = await bet(sessionId, roundId, '0.1', `${roundId}-bet`);
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const paid = await win(sessionId, roundId, '0.25', `${roundId}-win`);
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      expect(paid.body.data.gameTransaction.balance).toMatchObject({ available: '1.15', bonus: '0' });
+
+      const { slug } = (await server.db.query<{ slug: string }>('SELECT slug FROM providers WHERE id = $1', [game.providerId]))[0]!;
+      const [gameRow] = await server.db.query<{ identifier: string }>('SELECT identifier FROM games WHERE id = $1', [game.id]);
+      const player_ = walletAccount(wallet!.id, 'available');
+      const house = systemAccount(wallet!.currency_id, 'house');
+      for (const [action, amount, legs] of [
+        ['bet', '0.1', transfer(player_, house, parseAmount('0.1'))],
+        ['win', '0.25', transfer(house, player_, parseAmount('0.25'))],
+      ] as const) {
+        const key = idempotency.game(`${roundId}:${roundId}-${action}`, action, slug);
+        const posted = await findTransactionByIdempotency(server.db, key);
+        expect(posted?.kind).toBe(`game.${action}`);
+        const byAmount = (a: { amount: bigint }, b: { amount: bigint }) => (a.amount < b.amount ? -1 : 1);
+        expect(posted?.entries.map((e) => ({ account: e.account, amount: e.amount })).sort(byAmount)).toEqual([...legs].sort(byAmount));
+        expect(posted?.visible).toMatchObject({ walletId: wallet!.id, type: 'casino', actionType: action, amount: parseAmount(amount) });
+        const [stored] = await server.db.query<{ request_hash: string }>('SELECT request_hash FROM ledger_transactions WHERE id = $1', [posted!.id]);
+        expect(stored!.request_hash).toBe(
+          postingRequestHash({
+            kind: `game.${action}`,
+            at: new Date(),
+            legs,
+            idempotency: key,
+            visible: { walletId: wallet!.id, type: 'casino', actionType: action, status: 'completed', amount: parseAmount(amount), gameIdentifier: gameRow!.identifier },
+          }),
+        );
+      }
+      const isWallets = (payload: string) => {
+        const message = JSON.parse(payload) as { u: number; k: string; id: number };
+        return message.u === player.user.id && message.k === 'wallets' && message.id === player.user.id;
+      };
+      await expect.poll(() => announced.filter(isWallets).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+      // A refused bet announces nothing.
+      const before = announced.length;
+      expect(refused(await bet(sessionId, nextId('round'), '5'))).toEqual([422, 'INSUFFICIENT_BALANCE']);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(announced.slice(before)).toEqual([]);
+    } finally {
+      await stop();
+    }
+  });
 });
 
 describe('concurrency', () => {

@@ -1,0 +1,309 @@
+-- Live updates announced by the server right after a money call commits, instead of by the triggers
+-- inside it (migration 0011). A transaction that has called NOTIFY holds one lock for the whole database
+-- from just before its commit until the commit is flushed to disk, so every such commit waits for the one
+-- before it to reach the disk: with a NOTIFY in each, bets and deposits could not commit together (no group
+-- commit), whatever the database's speed. The one-statement money calls below set casino.announce to
+-- 'by_server' for their own transaction, the triggers then stay quiet, and the function returns the same
+-- payloads, which the server announces once the call has committed (a statement of its own that writes
+-- nothing and so waits for no disk). A call that fails or is rolled back announces nothing, as before.
+CREATE OR REPLACE FUNCTION announce_wallet_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('casino.announce', true) = 'by_server' THEN
+    RETURN NULL;
+  END IF;
+  -- Named by the player, not the wallet: a transaction that moves several of their wallets (a selection
+  -- unselects one and selects another) announces them once, since the stream sends the whole list.
+  PERFORM pg_notify('casino_events', json_build_object('u', NEW.user_id, 'k', 'wallets', 'id', NEW.user_id)::text);
+  RETURN NULL;
+END;
+$$;
+
+CREATE OR REPLACE FUNCTION announce_row() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('casino.announce', true) = 'by_server' THEN
+    RETURN NULL;
+  END IF;
+  PERFORM pg_notify('casino_events', json_build_object('u', NEW.user_id, 'k', TG_ARGV[0], 'id', NEW.id)::text);
+  RETURN NULL;
+END;
+$$;
+
+-- A game wallet bet or win in one statement from the server (server/domain/game-wallet.ts): the common
+-- case, a bet paid from the available balance by a player with no bonus and no bet or loss limit in
+-- play, or a win of a round staked from the available balance alone. Five statements for a bet, four
+-- for a win, in the order every call of a wallet takes its locks (the wallet row first):
+--   1. the wallet's balance moved by a conditional update (a bet only while available covers it);
+--   2. (bet) the player may bet: active, not self-excluded, no bonus of this wallet to wager, no limit
+--      to check (read after the wallet's lock, so it sees what committed before);
+--   3. the round opened or its stake added (bet), its win added (win), refused unless it is this
+--      wallet's and open;
+--   4. the ledger transaction and its two entries in one statement (house against the player's available);
+--   5. the call recorded on its natural key (round, action, the provider's transaction id).
+-- A replay conflicts in 4 or 5 (ON CONFLICT DO NOTHING finds the first call's row), and every case this
+-- function does not take (a bonus in play, a limit, a balance too low, a closed or foreign round, a
+-- stake with a bonus part, ...) raises SQLSTATE GW001 before it commits: nothing stays, and the server
+-- runs the general path (server/domain/game-wallet.ts), which answers replays and refusals.
+CREATE FUNCTION game_wallet_play(
+  p_action text,
+  p_wallet_id bigint,
+  p_user_id bigint,
+  p_currency_id integer,
+  p_limits_apply boolean,
+  p_provider_id integer,
+  p_session_id text,
+  p_game_id bigint,
+  p_game_identifier text,
+  p_round_id text,
+  p_transaction_id text,
+  p_amount numeric,
+  p_request_hash text,
+  p_ledger_public_id uuid,
+  p_ledger_scope text,
+  p_ledger_key text,
+  p_ledger_hash text,
+  p_at timestamptz
+) RETURNS TABLE (out_action_id bigint, out_ledger_id bigint, out_available numeric, out_bonus numeric, out_announce text[])
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_available numeric;
+  v_bonus numeric;
+  v_round bigint;
+  v_may_bet boolean;
+  v_ledger bigint;
+  v_entries integer;
+  v_action bigint;
+  v_change numeric;
+BEGIN
+  PERFORM set_config('casino.announce', 'by_server', true);
+  IF p_action = 'bet' THEN
+    IF p_amount <= 0 THEN
+      RAISE EXCEPTION 'a bet moves a positive amount' USING ERRCODE = 'GW001';
+    END IF;
+    UPDATE wallets w SET available = w.available - p_amount
+    WHERE w.id = p_wallet_id AND w.available >= p_amount
+    RETURNING w.available, w.bonus INTO v_available, v_bonus;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'the available balance does not cover the bet' USING ERRCODE = 'GW001';
+    END IF;
+    SELECT u.active AND NOT u.self_exclusion_permanent AND (u.self_excluded_until IS NULL OR u.self_excluded_until <= p_at)
+      AND NOT EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = p_user_id AND b.wallet_id = p_wallet_id AND b.status IN ('active', 'queued'))
+      AND (NOT p_limits_apply OR NOT EXISTS (SELECT 1 FROM gambling_limits l WHERE l.user_id = p_user_id AND l.kind IN ('bet', 'loss')))
+    INTO v_may_bet FROM users u WHERE u.id = p_user_id;
+    IF v_may_bet IS NOT TRUE THEN
+      RAISE EXCEPTION 'the bet needs the general path' USING ERRCODE = 'GW001';
+    END IF;
+    INSERT INTO game_rounds AS r (provider_id, round_id, session_id, user_id, wallet_id, currency_id, game_id, staked_available, created_at, updated_at)
+    VALUES (p_provider_id, p_round_id, p_session_id, p_user_id, p_wallet_id, p_currency_id, p_game_id, p_amount, p_at, p_at)
+    ON CONFLICT (provider_id, round_id) DO UPDATE SET staked_available = r.staked_available + EXCLUDED.staked_available, updated_at = EXCLUDED.updated_at
+      WHERE r.wallet_id = EXCLUDED.wallet_id AND NOT r.closed
+    RETURNING r.id INTO v_round;
+    IF v_round IS NULL THEN
+      RAISE EXCEPTION 'the round is closed or not this wallet''s' USING ERRCODE = 'GW001';
+    END IF;
+    v_change := -p_amount;
+  ELSIF p_action = 'win' THEN
+    IF p_amount < 0 THEN
+      RAISE EXCEPTION 'a win is not negative' USING ERRCODE = 'GW001';
+    END IF;
+    IF p_amount > 0 THEN
+      UPDATE wallets w SET available = w.available + p_amount WHERE w.id = p_wallet_id RETURNING w.available, w.bonus INTO v_available, v_bonus;
+    ELSE
+      SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w WHERE w.id = p_wallet_id FOR UPDATE;
+    END IF;
+    IF v_available IS NULL THEN
+      RAISE EXCEPTION 'no wallet %', p_wallet_id USING ERRCODE = 'GW001';
+    END IF;
+    UPDATE game_rounds r SET won = r.won + p_amount, settled = true, updated_at = p_at
+    WHERE r.provider_id = p_provider_id AND r.round_id = p_round_id AND r.wallet_id = p_wallet_id AND NOT r.closed AND r.staked_bonus = 0
+    RETURNING r.id INTO v_round;
+    IF v_round IS NULL THEN
+      RAISE EXCEPTION 'the win needs the general path' USING ERRCODE = 'GW001';
+    END IF;
+    v_change := p_amount;
+  ELSE
+    RAISE EXCEPTION 'action % takes the general path', p_action USING ERRCODE = 'GW001';
+  END IF;
+
+  IF v_change <> 0 THEN
+    WITH t AS (
+      INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, user_id, wallet_id, currency_id,
+        type, action_type, status, amount, before_balance, after_balance, game_identifier, created_at)
+      VALUES (p_ledger_public_id, 'game.' || p_action, p_ledger_scope, p_ledger_key, p_ledger_hash, p_user_id, p_wallet_id, p_currency_id,
+        'casino', p_action, 'completed', p_amount, v_available - v_change, v_available, p_game_identifier, p_at)
+      ON CONFLICT (idempotency_scope, idempotency_key) DO NOTHING
+      RETURNING id
+    ), e AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
+      SELECT t.id, x.account_id, p_currency_id, x.amount FROM t CROSS JOIN (
+        SELECT a.id AS account_id, v_change AS amount FROM ledger_accounts a WHERE a.wallet_id = p_wallet_id AND a.kind = 'available'
+        UNION ALL
+        SELECT a.id, -v_change FROM ledger_accounts a WHERE a.wallet_id IS NULL AND a.currency_id = p_currency_id AND a.kind = 'house'
+      ) x
+      RETURNING 1
+    )
+    SELECT t.id, (SELECT count(*)::integer FROM e) INTO v_ledger, v_entries FROM t;
+    IF v_ledger IS NULL THEN
+      RAISE EXCEPTION 'the ledger already holds this call' USING ERRCODE = 'GW001';
+    END IF;
+    IF v_entries <> 2 THEN
+      RAISE EXCEPTION 'wallet % or currency % has no ledger account', p_wallet_id, p_currency_id;
+    END IF;
+  END IF;
+
+  INSERT INTO game_wallet_actions AS a (round_pk, action, transaction_id, user_id, amount, bonus_amount, request_hash, ledger_transaction_id,
+    available_after, bonus_after, created_at)
+  VALUES (v_round, p_action, p_transaction_id, p_user_id, p_amount, 0, p_request_hash, v_ledger, v_available, v_bonus, p_at)
+  ON CONFLICT (round_pk, action, transaction_id) DO NOTHING
+  RETURNING a.id INTO v_action;
+  IF v_action IS NULL THEN
+    RAISE EXCEPTION 'a replay' USING ERRCODE = 'GW001';
+  END IF;
+  RETURN QUERY SELECT v_action, v_ledger, v_available, v_bonus,
+    CASE WHEN v_change <> 0 THEN ARRAY[json_build_object('u', p_user_id, 'k', 'wallets', 'id', p_user_id)::text] ELSE ARRAY[]::text[] END;
+END
+$$;
+
+-- A deposit notification in one statement from the server (server/domain/deposits.ts), for its two
+-- common cases: a new transfer seen with fewer confirmations than required (the deposit recorded, its
+-- amount put in the wallet's pending balance), and a pending transfer now confirmed (credited: pending to
+-- available, and the player told) by a player with no bonus in play. Four or five statements, the
+-- deposit's row locked before the wallet's, as the general path takes them. Anything else (a replay, a
+-- confirmation that credits nothing yet, a transfer confirmed at once, below the minimum, a mismatch, a
+-- bonus to fund) raises SQLSTATE GW001 before it commits: nothing stays, and the server runs the general
+-- path. The ledger rows carry the same request hash server/domain/ledger.ts gives the same postings.
+CREATE FUNCTION deposit_notification_apply(
+  p_provider text,
+  p_tx_id text,
+  p_address text,
+  p_currency_code text,
+  p_amount numeric,
+  p_confirmations integer,
+  p_required integer,
+  p_ledger_public_id uuid,
+  p_ledger_scope text,
+  p_ledger_key text,
+  p_notice_title text,
+  p_notice_message text,
+  p_at timestamptz
+) RETURNS TABLE (out_status text, out_confirmations integer, out_announce text[])
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_address bigint;
+  v_wallet bigint;
+  v_user bigint;
+  v_currency integer;
+  v_code text;
+  v_decimals integer;
+  v_min numeric;
+  v_bonus_in_play boolean;
+  v_deposit bigint;
+  v_pending bigint;
+  v_ledger bigint;
+  v_available numeric;
+  v_entries integer;
+  v_units text;
+  v_hash text;
+  v_confirmations integer;
+  v_notification bigint;
+BEGIN
+  PERFORM set_config('casino.announce', 'by_server', true);
+  SELECT d.id, d.wallet_id, w.user_id, w.currency_id, c.code, c.decimals, c.min_deposit,
+    EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = w.user_id AND b.status IN ('active', 'queued'))
+  INTO v_address, v_wallet, v_user, v_currency, v_code, v_decimals, v_min, v_bonus_in_play
+  FROM deposit_addresses d JOIN wallets w ON w.id = d.wallet_id JOIN currencies c ON c.id = w.currency_id
+  WHERE d.provider = p_provider AND d.address = p_address;
+  IF v_address IS NULL OR v_code <> p_currency_code OR p_amount <= 0 OR p_amount < v_min
+    OR trunc(p_amount * 10::numeric ^ v_decimals) <> p_amount * 10::numeric ^ v_decimals THEN
+    RAISE EXCEPTION 'the notification needs the general path' USING ERRCODE = 'GW001';
+  END IF;
+  v_units := (p_amount * 100000000)::numeric(40, 0)::text;
+  v_ledger := nextval('ledger_transactions_id_seq');
+
+  IF p_confirmations < p_required THEN
+    INSERT INTO deposits (provider, provider_tx_id, deposit_address_id, wallet_id, user_id, currency_id, amount, confirmations, status,
+      pending_transaction_id, created_at, updated_at)
+    VALUES (p_provider, p_tx_id, v_address, v_wallet, v_user, v_currency, p_amount, p_confirmations, 'pending', v_ledger, p_at, p_at)
+    ON CONFLICT (provider, provider_tx_id) DO NOTHING
+    RETURNING id INTO v_deposit;
+    IF v_deposit IS NULL THEN
+      RAISE EXCEPTION 'a transfer already recorded' USING ERRCODE = 'GW001';
+    END IF;
+    UPDATE wallets w SET pending = w.pending + p_amount WHERE w.id = v_wallet RETURNING w.available INTO v_available;
+    v_hash := encode(sha256(convert_to(format(
+      '{"kind":"deposit.pending","legs":[["system:%s:provider_clearing","-%s"],["wallet:%s:pending","%s"]],"visible":[%s,"deposit","deposit","pending","%s",null],"related":null}',
+      v_currency, v_units, v_wallet, v_units, v_wallet, v_units), 'UTF8')), 'hex');
+    WITH t AS (
+      INSERT INTO ledger_transactions (id, public_id, kind, idempotency_scope, idempotency_key, request_hash, user_id, wallet_id, currency_id,
+        type, action_type, status, amount, before_balance, after_balance, created_at)
+      VALUES (v_ledger, p_ledger_public_id, 'deposit.pending', p_ledger_scope, p_ledger_key || ':pending', v_hash, v_user, v_wallet, v_currency,
+        'deposit', 'deposit', 'pending', p_amount, v_available, v_available, p_at)
+      ON CONFLICT (idempotency_scope, idempotency_key) DO NOTHING
+      RETURNING id
+    ), e AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
+      SELECT t.id, x.account_id, v_currency, x.amount FROM t CROSS JOIN (
+        SELECT a.id AS account_id, -p_amount AS amount FROM ledger_accounts a
+        WHERE a.wallet_id IS NULL AND a.currency_id = v_currency AND a.kind = 'provider_clearing'
+        UNION ALL
+        SELECT a.id, p_amount FROM ledger_accounts a WHERE a.wallet_id = v_wallet AND a.kind = 'pending'
+      ) x
+      RETURNING 1
+    )
+    SELECT (SELECT count(*)::integer FROM e) INTO v_entries FROM t;
+    IF v_entries IS NULL THEN
+      RAISE EXCEPTION 'the ledger already holds this posting' USING ERRCODE = 'GW001';
+    END IF;
+    IF v_entries <> 2 THEN
+      RAISE EXCEPTION 'wallet % or currency % has no ledger account', v_wallet, v_currency;
+    END IF;
+    RETURN QUERY SELECT 'pending'::text, p_confirmations, ARRAY[
+      json_build_object('u', v_user, 'k', 'deposit', 'id', v_deposit)::text, json_build_object('u', v_user, 'k', 'wallets', 'id', v_user)::text];
+    RETURN;
+  END IF;
+
+  IF v_bonus_in_play THEN
+    RAISE EXCEPTION 'a bonus may take this deposit' USING ERRCODE = 'GW001';
+  END IF;
+  UPDATE deposits d SET confirmations = greatest(d.confirmations, p_confirmations), status = 'credited', settled_transaction_id = v_ledger,
+    credited_at = p_at, updated_at = p_at
+  WHERE d.provider = p_provider AND d.provider_tx_id = p_tx_id AND d.status = 'pending' AND d.pending_transaction_id IS NOT NULL
+    AND d.deposit_address_id = v_address AND d.amount = p_amount
+  RETURNING d.id, d.pending_transaction_id, d.confirmations INTO v_deposit, v_pending, v_confirmations;
+  IF v_deposit IS NULL THEN
+    RAISE EXCEPTION 'no pending transfer to credit' USING ERRCODE = 'GW001';
+  END IF;
+  UPDATE wallets w SET pending = w.pending - p_amount, available = w.available + p_amount
+  WHERE w.id = v_wallet AND w.pending >= p_amount RETURNING w.available INTO v_available;
+  IF v_available IS NULL THEN
+    RAISE EXCEPTION 'wallet % holds less pending than deposit %', v_wallet, v_deposit;
+  END IF;
+  v_hash := encode(sha256(convert_to(format(
+    '{"kind":"deposit.credit","legs":[["wallet:%s:available","%s"],["wallet:%s:pending","-%s"]],"visible":[%s,"deposit","deposit","completed","%s",null],"related":%s}',
+    v_wallet, v_units, v_wallet, v_units, v_wallet, v_units, v_pending), 'UTF8')), 'hex');
+  WITH t AS (
+    INSERT INTO ledger_transactions (id, public_id, kind, idempotency_scope, idempotency_key, request_hash, related_transaction_id, user_id,
+      wallet_id, currency_id, type, action_type, status, amount, before_balance, after_balance, created_at)
+    VALUES (v_ledger, p_ledger_public_id, 'deposit.credit', p_ledger_scope, p_ledger_key || ':credit', v_hash, v_pending, v_user,
+      v_wallet, v_currency, 'deposit', 'deposit', 'completed', p_amount, v_available - p_amount, v_available, p_at)
+    ON CONFLICT (idempotency_scope, idempotency_key) DO NOTHING
+    RETURNING id
+  ), e AS (
+    INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
+    SELECT t.id, a.id, v_currency, CASE a.kind WHEN 'available' THEN p_amount ELSE -p_amount END
+    FROM t CROSS JOIN ledger_accounts a WHERE a.wallet_id = v_wallet AND a.kind IN ('available', 'pending')
+    RETURNING 1
+  )
+  SELECT (SELECT count(*)::integer FROM e) INTO v_entries FROM t;
+  IF v_entries IS NULL THEN
+    RAISE EXCEPTION 'the ledger already holds this posting' USING ERRCODE = 'GW001';
+  END IF;
+  IF v_entries <> 2 THEN
+    RAISE EXCEPTION 'wallet % has no ledger account', v_wallet;
+  END IF;
+  INSERT INTO user_notifications (user_id, title, message, created_at) VALUES (v_user, p_notice_title, p_notice_message, p_at)
+  RETURNING id INTO v_notification;
+  RETURN QUERY SELECT 'credited'::text, v_confirmations, ARRAY[
+    json_build_object('u', v_user, 'k', 'deposit', 'id', v_deposit)::text, json_build_object('u', v_user, 'k', 'wallets', 'id', v_user)::text,
+    json_build_object('u', v_user, 'k', 'notification', 'id', v_notification)::text];
+END
+$$;
