@@ -366,6 +366,7 @@ interface AccountRow {
   kind: WalletAccountKind | SystemAccountKind;
   wallet_id: number | null;
   currency_id: number;
+  code: string;
   decimals: number;
   user_id: number | null;
 }
@@ -528,7 +529,7 @@ async function write(tx: Queryable, posting: Posting, legs: readonly NetLeg[], h
   const walletIds = [...new Set(legs.flatMap((leg) => (isWalletAccount(leg.account) ? [leg.account.walletId] : [])))];
   const currencyIds = [...new Set(legs.flatMap((leg) => (isWalletAccount(leg.account) ? [] : [leg.account.currencyId])))];
   const rows = await tx.query<AccountRow>(
-    `SELECT a.id, a.kind, a.wallet_id, a.currency_id, c.decimals, w.user_id
+    `SELECT a.id, a.kind, a.wallet_id, a.currency_id, c.code, c.decimals, w.user_id
      FROM ledger_accounts a JOIN currencies c ON c.id = a.currency_id LEFT JOIN wallets w ON w.id = a.wallet_id
      WHERE a.wallet_id = ANY($1::bigint[]) OR (a.wallet_id IS NULL AND a.currency_id = ANY($2::int[]))`,
     [walletIds, currencyIds],
@@ -587,6 +588,7 @@ async function write(tx: Queryable, posting: Posting, legs: readonly NetLeg[], h
   // The player-visible record: the wallet's available balance around this transaction.
   const visible = posting.visible ?? null;
   let record: unknown[] = [null, null, null, null, null, null, null, null, null, null];
+  let visibleRecord: VisibleRecord | null = null;
   if (visible) {
     const owner = resolved.find((leg) => leg.row.wallet_id === visible.walletId)?.row;
     const balances = after.get(visible.walletId);
@@ -607,16 +609,30 @@ async function write(tx: Queryable, posting: Posting, legs: readonly NetLeg[], h
       formatFixed(balances.available),
       visible.gameIdentifier ?? null,
     ];
+    visibleRecord = {
+      userId: owner.user_id,
+      walletId: visible.walletId,
+      currencyId: owner.currency_id,
+      currencyCode: owner.code,
+      type: visible.type,
+      actionType: visible.actionType,
+      status: visible.status,
+      amount: visible.amount,
+      beforeBalance: balances.available - change.available,
+      afterBalance: balances.available,
+      gameIdentifier: visible.gameIdentifier ?? null,
+    };
   }
 
   // Entries go in after the wallets are locked, so entry ids follow the order balances changed in.
+  const publicId = randomUUID();
   const inserted = await one<{ id: number }>(
     tx,
     `INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, related_transaction_id,
        user_id, wallet_id, currency_id, type, action_type, status, amount, before_balance, after_balance, game_identifier, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
     [
-      randomUUID(),
+      publicId,
       posting.kind,
       posting.idempotency?.scope ?? null,
       posting.idempotency?.key ?? null,
@@ -632,9 +648,22 @@ async function write(tx: Queryable, posting: Posting, legs: readonly NetLeg[], h
      SELECT $1, e.account_id, e.currency_id, e.amount FROM unnest($2::bigint[], $3::int[], $4::numeric[]) AS e(account_id, currency_id, amount)`,
     [inserted.id, entries.map((e) => e.row.id), entries.map((e) => e.row.currency_id), entries.map((e) => formatFixed(e.amount))],
   );
-  const transaction = await getTransaction(tx, { id: inserted.id });
-  if (!transaction) throw new Error(`ledger transaction ${inserted.id} vanished`);
-  return transaction;
+  // What getTransaction would read back, from what was just written.
+  return {
+    id: inserted.id,
+    publicId,
+    kind: posting.kind,
+    idempotency: posting.idempotency ? { scope: posting.idempotency.scope, key: posting.idempotency.key } : null,
+    relatedTransactionId: posting.relatedTransactionId ?? null,
+    createdAt: new Date(posting.at.getTime()),
+    entries: entries.map((e) => ({
+      accountId: e.row.id,
+      account: e.row.wallet_id === null ? systemAccount(e.row.currency_id, e.row.kind as SystemAccountKind) : walletAccount(e.row.wallet_id, e.row.kind as WalletAccountKind),
+      currencyId: e.row.currency_id,
+      amount: e.amount,
+    })),
+    visible: visibleRecord,
+  };
 }
 
 /** The balance of any account summed from its entries (system accounts have no cached balance). */
