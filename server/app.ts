@@ -357,6 +357,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       if (json) schema.body = json as RouteSchema['body'];
       else delete schema.body;
     }
+    // Fastify matches a header schema's names to the request's lowercased headers only when it compiles
+    // the schema itself; with the compiler above, `Idempotency-Key` was never checked (a key of any
+    // length reached the database and failed its insert).
+    const headers = (schema as { headers?: { properties?: Record<string, unknown>; required?: string[] } }).headers;
+    if (headers?.properties) {
+      headers.properties = Object.fromEntries(Object.entries(headers.properties).map(([name, property]) => [name.toLowerCase(), property]));
+      if (headers.required) headers.required = headers.required.map((name) => name.toLowerCase());
+    }
     route.preValidation = [...hookList(route.preValidation), contentTypeGate(op), strictNumbers(schema), refuseNulCharacters];
     // fastify-openapi-glue runs the security handler as a preHandler, after parsing and validation, so
     // an anonymous caller would learn about the body (400, 415) before being told to sign in. Run it

@@ -65,6 +65,23 @@ describe('text the database cannot hold', () => {
   });
 });
 
+describe('header parameters', () => {
+  it('checks an Idempotency-Key against openapi.yaml whatever its spelling: over 200 characters is 400, not a failed insert', async () => {
+    for (const name of ['Idempotency-Key', 'idempotency-key']) {
+      const claim = await server.call('bonusAvailReferral', { token, body: { currencyId: 1 }, headers: { [name]: 'k'.repeat(201) } });
+      expect(claim.status, name).toBe(400);
+      expect(claim.body.errors[0].fields).toEqual([{ field: 'idempotency-key', code: 'maxLength' }]);
+    }
+    const withdrawal = await server.call('paymentWithdraw', {
+      token,
+      body: { amount: '0.1', address: 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9', currencyCode: 'LTC', paymentProviderId: 1 },
+      headers: { 'Idempotency-Key': 'with space' },
+    });
+    expect(withdrawal.status).toBe(400);
+    expect(withdrawal.body.errors[0].fields).toEqual([{ field: 'idempotency-key', code: 'pattern' }]);
+  });
+});
+
 /** Sends raw bytes on a new connection and reads the answer until the server closes it. */
 function rawRequest(text: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
