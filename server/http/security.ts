@@ -147,7 +147,8 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
       if (req.method !== 'OPTIONS' || answered(req.url) !== 'api') return;
       const cors = corsHeaders(settings, req);
       if (!cors['access-control-allow-origin'] || typeof req.headers['access-control-request-method'] !== 'string') return;
-      await reply
+      // Answered here, before routing (the API has no OPTIONS routes): returning the reply ends the request.
+      return reply
         .code(204)
         .headers({
           ...cors,
