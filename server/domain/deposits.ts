@@ -163,21 +163,35 @@ export async function onDepositCredited(
 
 /** What deposit_notification_apply (migration 0016) raises for a notification it leaves to the general path. */
 const GENERAL_PATH = 'GW001';
+/** ... and when the confirmations required are no longer those the server had cached. */
+const SETTINGS_CHANGED = 'GW002';
+
+/**
+ * The confirmations a deposit needs (settings), per database, read once: deposit_notification_apply
+ * checks the value it is given against settings in the same statement, and a change is read again.
+ */
+const requiredConfirmations = new WeakMap<object, number>();
+
+async function readRequiredConfirmations(db: Queryable): Promise<number> {
+  const required = (await getSettings(db)).depositConfirmations;
+  requiredConfirmations.set(db, required);
+  return required;
+}
 
 /**
  * The two common notifications in one statement, one database transaction (deposit_notification_apply,
  * migration 0016): a new transfer seen before it has its confirmations, and a pending transfer now
- * confirmed and credited, for a player with no bonus that the deposit could fund. Undefined for any other
- * notification (a replay, a refusal, a transfer confirmed at once, below the minimum, a bonus in play):
- * nothing moved, and the general path answers it.
+ * confirmed and credited, for a player with no bonus that the deposit could fund. 'general' for any other
+ * notification (a replay, a refusal, a transfer confirmed at once, below the minimum, a bonus in play),
+ * 'settingsChanged' when `required` is no longer the setting: nothing moved either way.
  */
 async function applyInOneStatement(
   ctx: AppContext,
   provider: string,
   notification: DepositNotification,
   required: number,
-): Promise<DepositView | undefined> {
-  if (notification.amount <= 0n) return undefined;
+): Promise<DepositView | 'general' | 'settingsChanged'> {
+  if (notification.amount <= 0n) return 'general';
   const key = idempotency.deposit(provider, notification.txId);
   const [title, message] = depositCreditedNotice(notification.amount, notification.currencyCode);
   let row: { out_status: DepositStatus; out_confirmations: number; out_announce: string[] } | undefined;
@@ -199,7 +213,8 @@ async function applyInOneStatement(
     ]);
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
-    if (code === GENERAL_PATH) return undefined;
+    if (code === GENERAL_PATH) return 'general';
+    if (code === SETTINGS_CHANGED) return 'settingsChanged';
     throw error;
   }
   if (!row) throw new Error('deposit_notification_apply returned no row');
@@ -222,10 +237,13 @@ async function applyInOneStatement(
  * and the later ones find nothing left to do.
  */
 export async function applyDepositNotification(ctx: AppContext, provider: string, notification: DepositNotification): Promise<DepositView> {
+  const cachedRequired = requiredConfirmations.get(ctx.db);
+  let applied = await applyInOneStatement(ctx, provider, notification, cachedRequired ?? (await readRequiredConfirmations(ctx.db)));
+  if (applied === 'settingsChanged') applied = await applyInOneStatement(ctx, provider, notification, await readRequiredConfirmations(ctx.db));
+  if (typeof applied === 'object') return applied;
   const settings = await getSettings(ctx.db);
   const required = settings.depositConfirmations;
-  const applied = await applyInOneStatement(ctx, provider, notification, required);
-  if (applied) return applied;
+  requiredConfirmations.set(ctx.db, required);
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     const target = await maybeOne<{ id: number; wallet_id: number; user_id: number; currency_id: number; code: string; decimals: number; min_deposit: string }>(

@@ -105,6 +105,33 @@ export interface GameWalletSession {
   decimals: number;
   /** False once the session has expired: rounds already begun still settle, new play is refused. */
   live: boolean;
+  /** The provider's key the call's signature was checked with (the one-statement calls check it still is). */
+  walletSecret: string;
+  /**
+   * Set when the session came from the server's cache: reads it from the database again and checks the
+   * call's signature afresh (what a call that found the session changed does before going on).
+   */
+  reauthenticate: (() => Promise<GameWalletSession>) | null;
+}
+
+/**
+ * Sessions already authenticated, per database, by session id: the session, its game, provider, key and
+ * wallet, read once instead of on every call. What can change under it is checked where it matters, in
+ * the statement that uses it: the one-statement bet and win (game_wallet_play) and the balance read go on
+ * only while the provider's key is still the one the call was checked with and, for a bet, the session
+ * has not expired; otherwise the session is read again (a signature with a rotated-out key is refused at
+ * once). The general path always reads it again.
+ */
+const sessionCaches = new WeakMap<object, Map<string, SessionRow>>();
+const SESSION_CACHE_LIMIT = 10_000;
+
+function sessionCache(db: object): Map<string, SessionRow> {
+  let cache = sessionCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    sessionCaches.set(db, cache);
+  }
+  return cache;
 }
 
 /**
@@ -116,6 +143,16 @@ export async function authenticateGameCall(
   ctx: AppContext,
   input: { sessionId: string; rawBody: string; signature: string },
 ): Promise<GameWalletSession> {
+  const cached = sessionCache(ctx.db).get(input.sessionId);
+  if (cached && hmacSha256HexMatches(cached.wallet_secret, input.rawBody, input.signature)) {
+    return toSession(ctx, cached, () => readAndAuthenticate(ctx, input));
+  }
+  return readAndAuthenticate(ctx, input);
+}
+
+async function readAndAuthenticate(ctx: AppContext, input: { sessionId: string; rawBody: string; signature: string }): Promise<GameWalletSession> {
+  const cache = sessionCache(ctx.db);
+  cache.delete(input.sessionId);
   const row = await maybeOne<SessionRow>(
     ctx.db,
     `SELECT s.id, s.user_id, s.demo, s.expires_at, g.id AS game_id, g.identifier AS game_identifier, p.id AS provider_id,
@@ -132,6 +169,18 @@ export async function authenticateGameCall(
   if (row.wallet_id === null || row.currency_id === null || row.currency_code === null || row.decimals === null) {
     throw new DomainError('CURRENCY_NOT_AVAILABLE');
   }
+  if (cache.size >= SESSION_CACHE_LIMIT) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  cache.set(row.id, row);
+  return toSession(ctx, row, null);
+}
+
+function toSession(ctx: AppContext, row: SessionRow, reauthenticate: (() => Promise<GameWalletSession>) | null): GameWalletSession {
+  if (row.user_id === null || row.wallet_id === null || row.currency_id === null || row.currency_code === null || row.decimals === null) {
+    throw new Error(`session ${row.id} has no wallet`);
+  }
   return {
     sessionId: row.id,
     userId: row.user_id,
@@ -144,6 +193,8 @@ export async function authenticateGameCall(
     currencyCode: row.currency_code,
     decimals: row.decimals,
     live: row.expires_at > ctx.now(),
+    walletSecret: row.wallet_secret,
+    reauthenticate,
   };
 }
 
@@ -161,7 +212,18 @@ function balanceView(currencyCode: string, available: bigint, bonus: bigint): Ga
 
 /** The session wallet's balances (a game asks at launch and after each round). */
 export async function gameBalance(ctx: AppContext, session: GameWalletSession): Promise<GameBalanceView> {
-  const row = await one<{ available: string; bonus: string }>(ctx.db, 'SELECT available, bonus FROM wallets WHERE id = $1', [session.walletId]);
+  // Only while the session and the provider's key are still those the call was checked with.
+  const row = await maybeOne<{ available: string; bonus: string }>(
+    ctx.db,
+    `SELECT w.available, w.bonus FROM wallets w
+     WHERE w.id = $1 AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+       WHERE s.id = $2 AND p.wallet_secret = $3)`,
+    [session.walletId, session.sessionId, session.walletSecret],
+  );
+  if (!row) {
+    if (session.reauthenticate) return gameBalance(ctx, await session.reauthenticate());
+    throw new DomainError('SESSION_EXPIRED');
+  }
   return balanceView(session.currencyCode, parseSignedAmount(row.available), parseSignedAmount(row.bonus));
 }
 
@@ -321,6 +383,8 @@ export async function assertPlayLimitsLeft(db: Queryable, userId: number, curren
 
 /** What game_wallet_play (migration 0016) raises for a call it leaves to the general path: nothing of it stayed. */
 const GENERAL_PATH = 'GW001';
+/** ... and for a call whose balance did not cover it or whose session (key, expiry) changed since it was cached. */
+const SESSION_CHANGED = 'GW002';
 
 function sqlState(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
@@ -330,8 +394,9 @@ function sqlState(error: unknown): string | undefined {
 /**
  * A bet or a win in one statement, one database transaction (game_wallet_play, migration 0016): the
  * common case of a bet paid from the available balance with no bonus to wager and no limit to check, or a
- * win of a round staked from available alone. Undefined when the call is not that case (a replay, a
- * refusal, a bonus or a limit in play): nothing moved, and the general path below answers it.
+ * win of a round staked from available alone. 'general' when the call is not that case (a replay, a
+ * refusal, a bonus or a limit in play), 'sessionChanged' when the balance did not cover a bet or the
+ * session is no longer what the call was checked against: nothing moved either way.
  */
 async function playInOneStatement(
   ctx: AppContext,
@@ -340,7 +405,7 @@ async function playInOneStatement(
   action: 'bet' | 'win',
   amount: bigint,
   hash: string,
-): Promise<GameTransactionView | undefined> {
+): Promise<GameTransactionView | 'general' | 'sessionChanged'> {
   const now = ctx.now();
   const key = idempotency.game(`${call.roundId}:${call.transactionId}`, action, session.providerSlug);
   const house = systemAccount(session.currencyId, 'house');
@@ -361,7 +426,7 @@ async function playInOneStatement(
   try {
     row = await maybeOne(
       ctx.db,
-      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)',
+      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
       [
         action,
         session.walletId,
@@ -381,10 +446,12 @@ async function playInOneStatement(
         key.key,
         ledgerHash,
         now,
+        session.walletSecret,
       ],
     );
   } catch (error) {
-    if (sqlState(error) === GENERAL_PATH) return undefined;
+    if (sqlState(error) === GENERAL_PATH) return 'general';
+    if (sqlState(error) === SESSION_CHANGED) return 'sessionChanged';
     throw error;
   }
   if (!row) throw new Error('game_wallet_play returned no row');
@@ -419,14 +486,23 @@ const roundRefused = () => new DomainError('INVALID_VALUE');
  * (bets); 404 NOT_FOUND (a win for a round without a bet); 422 INSUFFICIENT_BALANCE, the bet and loss
  * limit codes, INVALID_VALUE (the round was closed by a rollback, or belongs to another wallet).
  */
-export async function applyGameCall(ctx: AppContext, session: GameWalletSession, call: GameWalletCall): Promise<GameTransactionView> {
+export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSession, call: GameWalletCall): Promise<GameTransactionView> {
+  let session = authenticated;
   const amount = call.action === 'rollbackBet' || call.action === 'rollbackWin' ? 0n : callAmount(call, session.decimals);
   const hash = callHash(session, call);
   // New play needs a live session: an expired one's bet goes the general way (a replay, or refused).
-  if ((call.action === 'bet' && session.live) || call.action === 'win') {
-    const played = await playInOneStatement(ctx, session, call, call.action, amount, hash);
-    if (played) return played;
+  const oneStatement = (s: GameWalletSession) => (call.action === 'bet' && s.live) || call.action === 'win';
+  if (oneStatement(session)) {
+    let played = await playInOneStatement(ctx, session, call, call.action === 'bet' ? 'bet' : 'win', amount, hash);
+    if (played === 'sessionChanged' && session.reauthenticate) {
+      // Read again (a rotated key or an expired session is refused here), then once more with it.
+      session = await session.reauthenticate();
+      played = oneStatement(session) ? await playInOneStatement(ctx, session, call, call.action === 'bet' ? 'bet' : 'win', amount, hash) : 'general';
+    }
+    if (typeof played === 'object') return played;
   }
+  // The general path reads the session afresh: its expiry decides what it may still take.
+  if (session.reauthenticate) session = await session.reauthenticate();
   try {
     return await ctx.db.transaction(async (tx) => {
       const now = ctx.now();

@@ -210,6 +210,35 @@ describe('signatures and sessions', () => {
     expect(await balances(player.user.id)).toEqual({ available: '1.1', bonus: '0' });
   });
 
+  it("refuses at once a call signed with a provider's key rotated out, and bets of a session expired by hand, though the server had read them", async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await openSession(player);
+    const roundId = nextId('round');
+    expect((await bet(sessionId, roundId, '0.1')).status).toBe(200);
+    const rotated = 'rotated-key-'.padEnd(64, 'x');
+    await server.db.query('UPDATE providers SET wallet_secret = $2 WHERE id = $1', [game.providerId, rotated]);
+    try {
+      const body = { sessionId, roundId, transactionId: nextId('win'), amount: '0.2' };
+      expect(refused(await gw('gameWalletWin', body))).toEqual([401, 'INVALID_SIGNATURE']);
+      expect(refused(await gw('gameWalletBalance', { sessionId }))).toEqual([401, 'INVALID_SIGNATURE']);
+      expect(refused(await gw('gameWalletBet', { sessionId, roundId: nextId('round'), transactionId: nextId('bet'), amount: '0.1' }))).toEqual([
+        401,
+        'INVALID_SIGNATURE',
+      ]);
+      expect((await gw('gameWalletWin', body, signGameWalletRequest(rotated, JSON.stringify(body)))).status).toBe(200);
+    } finally {
+      await server.db.query('UPDATE providers SET wallet_secret = $2 WHERE id = $1', [game.providerId, game.secret]);
+    }
+    expect((await bet(sessionId, nextId('round'), '0.1')).status).toBe(200);
+    // An operator ends the session: new bets are refused at once, a begun round still settles.
+    const begun = nextId('round');
+    expect((await bet(sessionId, begun, '0.1')).status).toBe(200);
+    await server.db.query("UPDATE game_sessions SET expires_at = $2::timestamptz - interval '1 second' WHERE id = $1", [sessionId, server.clock.now()]);
+    expect(refused(await bet(sessionId, nextId('round'), '0.1'))).toEqual([401, 'SESSION_EXPIRED']);
+    expect((await win(sessionId, begun, '0')).status).toBe(200);
+    expect(await balances(player.user.id)).toEqual({ available: '0.9', bonus: '0' });
+  });
+
   it('refuses bets while the player is self-excluded or inactive, and pays their wins', async () => {
     const player = await fundedPlayer('1');
     const sessionId = await openSession(player);

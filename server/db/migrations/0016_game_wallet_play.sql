@@ -32,7 +32,10 @@ $$;
 -- case, a bet paid from the available balance by a player with no bonus and no bet or loss limit in
 -- play, or a win of a round staked from the available balance alone. Five statements for a bet, four
 -- for a win, in the order every call of a wallet takes its locks (the wallet row first):
---   1. the wallet's balance moved by a conditional update (a bet only while available covers it);
+--   1. the wallet's balance moved by a conditional update (a bet only while available covers it), and
+--      only while the session the server authenticated from its cache still holds: the provider's key
+--      the call was checked with, and for a bet the session not expired (else SQLSTATE GW002: the server
+--      reads the session again and checks the signature afresh);
 --   2. (bet) the player may bet: active, not self-excluded, no bonus of this wallet to wager, no limit
 --      to check (read after the wallet's lock, so it sees what committed before);
 --   3. the round opened or its stake added (bet), its win added (win), refused unless it is this
@@ -61,7 +64,8 @@ CREATE FUNCTION game_wallet_play(
   p_ledger_scope text,
   p_ledger_key text,
   p_ledger_hash text,
-  p_at timestamptz
+  p_at timestamptz,
+  p_wallet_secret text
 ) RETURNS TABLE (out_action_id bigint, out_ledger_id bigint, out_available numeric, out_bonus numeric, out_announce text[])
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -81,9 +85,11 @@ BEGIN
     END IF;
     UPDATE wallets w SET available = w.available - p_amount
     WHERE w.id = p_wallet_id AND w.available >= p_amount
+      AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+        WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret AND s.expires_at > p_at)
     RETURNING w.available, w.bonus INTO v_available, v_bonus;
     IF NOT FOUND THEN
-      RAISE EXCEPTION 'the available balance does not cover the bet' USING ERRCODE = 'GW001';
+      RAISE EXCEPTION 'the available balance does not cover the bet, or the session changed' USING ERRCODE = 'GW002';
     END IF;
     SELECT u.active AND NOT u.self_exclusion_permanent AND (u.self_excluded_until IS NULL OR u.self_excluded_until <= p_at)
       AND NOT EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = p_user_id AND b.wallet_id = p_wallet_id AND b.status IN ('active', 'queued'))
@@ -106,12 +112,20 @@ BEGIN
       RAISE EXCEPTION 'a win is not negative' USING ERRCODE = 'GW001';
     END IF;
     IF p_amount > 0 THEN
-      UPDATE wallets w SET available = w.available + p_amount WHERE w.id = p_wallet_id RETURNING w.available, w.bonus INTO v_available, v_bonus;
+      UPDATE wallets w SET available = w.available + p_amount
+      WHERE w.id = p_wallet_id
+        AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+          WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret)
+      RETURNING w.available, w.bonus INTO v_available, v_bonus;
     ELSE
-      SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w WHERE w.id = p_wallet_id FOR UPDATE;
+      SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w
+      WHERE w.id = p_wallet_id
+        AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+          WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret)
+      FOR UPDATE OF w;
     END IF;
     IF v_available IS NULL THEN
-      RAISE EXCEPTION 'no wallet %', p_wallet_id USING ERRCODE = 'GW001';
+      RAISE EXCEPTION 'the session changed' USING ERRCODE = 'GW002';
     END IF;
     UPDATE game_rounds r SET won = r.won + p_amount, settled = true, updated_at = p_at
     WHERE r.provider_id = p_provider_id AND r.round_id = p_round_id AND r.wallet_id = p_wallet_id AND NOT r.closed AND r.staked_bonus = 0
@@ -166,7 +180,9 @@ $$;
 -- A deposit notification in one statement from the server (server/domain/deposits.ts), for its two
 -- common cases: a new transfer seen with fewer confirmations than required (the deposit recorded, its
 -- amount put in the wallet's pending balance), and a pending transfer now confirmed (credited: pending to
--- available, and the player told) by a player with no bonus in play. Four or five statements, the
+-- available, and the player told) by a player with no bonus in play, while the confirmations required are
+-- still those the server has cached from settings (else GW002: the server reads settings again). Four or
+-- five statements, the
 -- deposit's row locked before the wallet's, as the general path takes them. Anything else (a replay, a
 -- confirmation that credits nothing yet, a transfer confirmed at once, below the minimum, a mismatch, a
 -- bonus to fund) raises SQLSTATE GW001 before it commits: nothing stays, and the server runs the general
@@ -205,13 +221,18 @@ DECLARE
   v_hash text;
   v_confirmations integer;
   v_notification bigint;
+  v_required integer;
 BEGIN
   PERFORM set_config('casino.announce', 'by_server', true);
   SELECT d.id, d.wallet_id, w.user_id, w.currency_id, c.code, c.decimals, c.min_deposit,
-    EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = w.user_id AND b.status IN ('active', 'queued'))
-  INTO v_address, v_wallet, v_user, v_currency, v_code, v_decimals, v_min, v_bonus_in_play
+    EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = w.user_id AND b.status IN ('active', 'queued')),
+    (SELECT st.deposit_confirmations FROM settings st WHERE st.id = 1)
+  INTO v_address, v_wallet, v_user, v_currency, v_code, v_decimals, v_min, v_bonus_in_play, v_required
   FROM deposit_addresses d JOIN wallets w ON w.id = d.wallet_id JOIN currencies c ON c.id = w.currency_id
   WHERE d.provider = p_provider AND d.address = p_address;
+  IF v_address IS NOT NULL AND v_required IS DISTINCT FROM p_required THEN
+    RAISE EXCEPTION 'the confirmations required changed' USING ERRCODE = 'GW002';
+  END IF;
   IF v_address IS NULL OR v_code <> p_currency_code OR p_amount <= 0 OR p_amount < v_min
     OR trunc(p_amount * 10::numeric ^ v_decimals) <> p_amount * 10::numeric ^ v_decimals THEN
     RAISE EXCEPTION 'the notification needs the general path' USING ERRCODE = 'GW001';
