@@ -18,14 +18,17 @@
  * gives the p50/p99 of its bets alone, beside the whole round's.
  * Prints a table and writes bench/results.json. A script, not a test: nothing here asserts a time.
  *
- *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres --scenario TEXT]
+ *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres --scenario TEXT --statements]
+ *
+ * --statements lists the statements counted for each call (text, how many per call, their planning and
+ * execution time per call; planning is tracked only then).
  *
  * --scenario keeps the scenarios whose name contains TEXT (e.g. `--scenario get-all-games` for the
  * catalogue alone); pgbench then runs only when a wallet scenario did, and the figures go to
  * bench/results.local.json (ignored by git) instead of the full run's bench/results.json.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +51,7 @@ const { values } = parseArgs({
     games: { type: 'string', default: '10000' },
     only: { type: 'string' },
     scenario: { type: 'string' },
+    statements: { type: 'boolean', default: false },
   },
 });
 const DURATION_MS = Number(values.duration) * 1000;
@@ -125,6 +129,9 @@ interface Result {
   unit?: string;
   /** A part of another scenario's runs (its bets alone): latencies only, its rate is the scenario's. */
   latencyOnly?: boolean;
+  /** CPU time per run, in ms, of the server process and of the PostgreSQL server's processes (Linux only). */
+  serverCpuMsPerUnit?: number;
+  postgresCpuMsPerUnit?: number;
   /** Runs per second divided by pgbench's TPC-B-like tps on the same PostgreSQL (PostgreSQL only). */
   ratioToPgbenchTps?: number;
 }
@@ -149,6 +156,8 @@ interface PgbenchResult {
   durationSeconds: number;
   transactions: number;
   latencyAverageMs: number | null;
+  /** PostgreSQL's CPU time per pgbench transaction (Linux, a server this script started). */
+  postgresCpuMsPerTx?: number;
 }
 
 /** A real-money game and its provider's wallet key (shared with the provider out of band), and the house's Dice. */
@@ -203,6 +212,66 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// CPU time per run: with the load generator, other work and PostgreSQL sharing the machine, a run's CPU
+// cost says what a rate alone cannot.
+
+const CLOCK_TICKS = (() => {
+  const result = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  const ticks = Number(result.stdout?.trim());
+  return Number.isFinite(ticks) && ticks > 0 ? ticks : 100;
+})();
+
+/**
+ * user + system CPU time of a process in ms, from /proc; 0 when it is gone or /proc is not there. With
+ * `reaped`, also that of its children that have ended (PostgreSQL's postmaster: the connections gone).
+ */
+function processCpuMs(pid: number, reaped = false): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL server listening on `port` (its postmaster and every process it started), by /proc. */
+function postgresPids(port: number): number[] {
+  if (!existsSync('/proc')) return [];
+  const entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  const parents = new Map<number, number>();
+  let postmaster: number | null = null;
+  for (const name of entries) {
+    const pid = Number(name);
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (postmaster === null) {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        if (cmdline[0]?.endsWith('/postgres') && cmdline.includes('-p') && cmdline[cmdline.indexOf('-p') + 1] === String(port)) postmaster = pid;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (postmaster === null) return [];
+  const root = postmaster;
+  return [root, ...[...parents].filter(([, parent]) => parent === root).map(([pid]) => pid)];
+}
+
+/** Reads the CPU time so far of the server process and of PostgreSQL's processes (null: not measured). */
+let cpuProbe: (() => { server: number | null; postgres: number | null }) | null = null;
+/** The port of the PostgreSQL server this script started (null: none, or BENCH_DATABASE_URL's). */
+let benchPostgresPort: number | null = null;
+
+function postgresCpuMs(port: number | null): number | null {
+  if (port === null) return null;
+  const pids = postgresPids(port);
+  return pids.length === 0 ? null : pids.reduce((sum, pid, i) => sum + processCpuMs(pid, i === 0), 0);
+}
+
 /**
  * Latencies a scenario records for a part of its run (the game wallet's bets alone), by name; kept
  * during the measured runs only.
@@ -230,6 +299,7 @@ async function load(scenario: Scenario): Promise<Result> {
   let errors = 0;
   partLatencies.clear();
   measuringParts = true;
+  const cpuBefore = cpuProbe?.() ?? null;
   const start = performance.now();
   const end = Date.now() + DURATION_MS;
   await Promise.all(
@@ -244,6 +314,11 @@ async function load(scenario: Scenario): Promise<Result> {
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
+  const cpuAfter = cpuProbe?.() ?? null;
+  const perRun = (before: number | null | undefined, after: number | null | undefined) =>
+    before == null || after == null || latencies.length === 0 ? undefined : Number(((after - before) / latencies.length).toFixed(2));
+  const serverCpuMsPerUnit = perRun(cpuBefore?.server, cpuAfter?.server);
+  const postgresCpuMsPerUnit = perRun(cpuBefore?.postgres, cpuAfter?.postgres);
   measuringParts = false;
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -255,6 +330,8 @@ async function load(scenario: Scenario): Promise<Result> {
     p50Ms: Number(percentile(latencies, 50).toFixed(2)),
     p99Ms: Number(percentile(latencies, 99).toFixed(2)),
     ...(scenario.unit ? { unit: scenario.unit } : {}),
+    ...(serverCpuMsPerUnit === undefined ? {} : { serverCpuMsPerUnit }),
+    ...(postgresCpuMsPerUnit === undefined ? {} : { postgresCpuMsPerUnit }),
   };
 }
 
@@ -287,6 +364,17 @@ async function countStatements(databaseUrl: string, name: string, runs: number, 
       )
     ).rows[0];
     const per = (value: string | undefined) => Number((Number(value ?? 0) / runs).toFixed(2));
+    if (values.statements) {
+      const detail = await client.query<{ toplevel: boolean; calls: string; query: string; plan_ms: number; exec_ms: number }>(
+        `SELECT toplevel, calls, query, total_plan_time AS plan_ms, total_exec_time AS exec_ms FROM pg_stat_statements
+         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'
+         ORDER BY toplevel DESC, calls DESC`,
+      );
+      const ms = (total: number) => (total / runs).toFixed(3);
+      for (const d of detail.rows) {
+        console.log(`    ${d.toplevel ? 'sent  ' : 'inside'} ${per(d.calls)}  plan ${ms(d.plan_ms)} ms, run ${ms(d.exec_ms)} ms  ${d.query.replace(/\s+/g, ' ').slice(0, 110)}`);
+      }
+    }
     return { call: name, calls: runs, sent: per(row?.sent), nested: per(row?.nested), foreignKeyChecks: per(row?.fk) };
   } finally {
     await client.end();
@@ -338,6 +426,8 @@ async function benchBackend(
     await exited;
   };
   let child = await startServer();
+  // PGlite runs inside the server process: its CPU time is the server's.
+  cpuProbe = () => ({ server: child.pid === undefined ? null : processCpuMs(child.pid), postgres: kind === 'postgres' ? postgresCpuMs(benchPostgresPort) : null });
   try {
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     console.log(`[${kind}] creating ${PLAYERS} verified players...`);
@@ -554,6 +644,7 @@ async function runPgbench(adminUrl: string, binDir: string): Promise<PgbenchResu
     pgTool(binDir, 'pgbench', ['-i', '-q', '-s', String(PGBENCH_SCALE), ...connection, 'casino_pgbench']);
     const seconds = Math.max(1, Math.round(DURATION_MS / 1000));
     console.log(`[postgres] pgbench: TPC-B-like, ${seconds} s, ${PGBENCH_CLIENTS} clients, ${PGBENCH_THREADS} threads...`);
+    const cpuBefore = postgresCpuMs(benchPostgresPort);
     const output = pgTool(binDir, 'pgbench', ['-T', String(seconds), '-c', String(PGBENCH_CLIENTS), '-j', String(PGBENCH_THREADS), ...connection, 'casino_pgbench']);
     // "tps = 1234.5 (without initial connection time)" since PostgreSQL 14, "(excluding connections establishing)" before.
     const tps = /tps = ([0-9.]+) \((?:without initial|excluding)/.exec(output)?.[1];
@@ -568,6 +659,7 @@ async function runPgbench(adminUrl: string, binDir: string): Promise<PgbenchResu
       durationSeconds: seconds,
       transactions: Number(transactions ?? 0),
       latencyAverageMs: latency ? Number(latency) : null,
+      ...(cpuBefore === null || !transactions ? {} : { postgresCpuMsPerTx: Number((((postgresCpuMs(benchPostgresPort) ?? cpuBefore) - cpuBefore) / Number(transactions)).toFixed(2)) }),
     };
   } finally {
     await admin.query('DROP DATABASE IF EXISTS casino_pgbench').catch(() => undefined);
@@ -589,7 +681,15 @@ async function main(): Promise<void> {
     } else {
       const server = process.env.BENCH_DATABASE_URL
         ? null
-        : await startPostgres({ durable: true, settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all'] });
+        : await startPostgres({
+            durable: true,
+            settings: [
+              'shared_preload_libraries=pg_stat_statements',
+              'pg_stat_statements.track=all',
+              ...(values.statements ? ['pg_stat_statements.track_planning=on'] : []),
+            ],
+          });
+      benchPostgresPort = server?.port ?? null;
       const adminUrl = process.env.BENCH_DATABASE_URL ?? server.url;
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
@@ -640,17 +740,21 @@ async function main(): Promise<void> {
   const resultsFile = join('bench', values.scenario === undefined ? 'results.json' : 'results.local.json');
   mkdirSync('bench', { recursive: true });
   writeFileSync(resultsFile, JSON.stringify(report, null, 2) + '\n');
-  console.log('\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps |\n| --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps | server CPU ms per run | PostgreSQL CPU ms per run |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  );
   for (const [backend, results] of Object.entries(backends)) {
     for (const r of results) {
       const perSecond = r.latencyOnly ? '' : r.unit ? `${r.requestsPerSecond} ${r.unit}s` : `${r.requestsPerSecond} req`;
       const ratio = r.ratioToPgbenchTps === undefined ? '' : `${r.ratioToPgbenchTps}`;
-      console.log(`| ${backend} | ${r.scenario} | ${perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${ratio} |`);
+      console.log(
+        `| ${backend} | ${r.scenario} | ${perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${ratio} | ${r.latencyOnly ? '' : (r.serverCpuMsPerUnit ?? '')} | ${r.latencyOnly ? '' : (r.postgresCpuMsPerUnit ?? '')} |`,
+      );
     }
   }
   if (pgbench) {
     console.log(
-      `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 |`,
+      `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 | | ${pgbench.postgresCpuMsPerTx ?? ''} |`,
     );
   }
   if (statements.length > 0) {
