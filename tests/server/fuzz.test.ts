@@ -3,7 +3,9 @@
  * named. Each operation gets requests made of junk (JSON values of any shape, the body's own members
  * with values of the wrong type, huge strings, unparsable text, multipart bodies built wrong or cut
  * short), junk query parameters and path segments, junk headers (signatures, idempotency keys,
- * languages, content types) and an Authorization that is absent, junk or a valid player's token.
+ * languages, content types) and an Authorization that is absent, junk or a valid player's token; the
+ * operations other systems call with a signed body (the game wallet, the payment webhooks) get it
+ * signed with the right key too, some with a live game session, so the junk gets past the signature.
  *
  * Every answer must be below 500, in the envelope, with a status the operation declares, a body its
  * schema allows (the test helpers' own contract check) and, on failure, a code of the contract whose
@@ -15,8 +17,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { HTTP_STATUS } from '../../server/http/status.ts';
+import { hmacSha256Hex } from '../../server/signatures.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { checkResponse } from '../helpers/contract.ts';
+import { fundedPlayer } from '../helpers/money.ts';
 
 // ── The contract ─────────────────────────────────────────────────────────────────────────────────
 
@@ -267,12 +271,20 @@ function headers(target: Target): fc.Arbitrary<Record<string, string>> {
   return fc.dictionary(fc.constantFrom(...names), fc.oneof(printable, fc.integer({ min: 100, max: 9_000 }).map((n) => 'h'.repeat(n))), { maxKeys: 4 });
 }
 
+/**
+ * For the operations other systems call with a signed body (the game wallet, the payment webhooks): the
+ * body as generated, or signed with the right key, or signed after its sessionId was made a live one,
+ * so the junk reaches the handlers behind the signature check.
+ */
+type Signing = 'none' | 'signed' | 'live session';
+
 interface Request {
   segments: string[];
   query: string;
   auth: Auth;
   headers: Record<string, string>;
   body: Body | undefined;
+  signing: Signing;
 }
 
 function request(target: Target): fc.Arbitrary<Request> {
@@ -283,6 +295,7 @@ function request(target: Target): fc.Arbitrary<Request> {
     auth: target.streams ? auth.filter((a) => a.kind !== 'player') : auth,
     headers: headers(target),
     body: body(target),
+    signing: fc.constantFrom<Signing>('none', 'signed', 'live session'),
   });
 }
 
@@ -294,6 +307,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125);
 
 let server: TestServer;
 let token = '';
+const WEBHOOK_SECRET = 'fuzz-webhook-secret';
+/** A real-money game session of a funded player, and its provider's wallet key. */
+const live = { session: '', gameSecret: '' };
 
 /** A signed-in player: made again when a fuzzed request ended the session (logout, self-exclusion, a new password). */
 async function ensurePlayer(): Promise<void> {
@@ -304,7 +320,19 @@ async function ensurePlayer(): Promise<void> {
 
 beforeAll(async () => {
   // No rate limits, so the players it makes are not refused; the house games reach the wallet in-process.
-  server = await startTestServer({ RATE_LIMIT: 'off', HOUSE_WALLET_HOP: 'in-process' });
+  server = await startTestServer({ RATE_LIMIT: 'off', HOUSE_WALLET_HOP: 'in-process', PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  // Listening: the payment simulator calls the webhook where the server listens.
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const [game] = await server.db.query<{ id: number; wallet_secret: string }>(
+    `SELECT g.id::int AS id, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
+     WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.id LIMIT 1`,
+  );
+  if (!game) throw new Error('the seed has no playable game');
+  const funded = await fundedPlayer(server, '5');
+  const opened = await server.call('casinoInitGame', { token: funded.token, body: { gameId: game.id, currencyCode: 'LTC' } });
+  if (opened.status !== 200) throw new Error(`no game session: ${JSON.stringify(opened.body)}`);
+  live.session = opened.body.data.gameSession.sessionId as string;
+  live.gameSecret = game.wallet_secret;
   const [dice] = await server.db.query<{ id: number }>("SELECT id::int AS id FROM games WHERE identifier = 'house-dice'");
   if (dice) {
     known.push(String(dice.id));
@@ -322,6 +350,7 @@ function describeRequest(target: Target, url: string, req: Request): string {
     auth: req.auth.kind,
     headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, shown(v)])),
     contentType: req.body?.contentType,
+    signing: req.signing,
     body: req.body ? shown(req.body.payload) : undefined,
   });
 }
@@ -334,13 +363,26 @@ async function send(target: Target, req: Request): Promise<void> {
   if (req.auth.kind === 'player') headers.authorization = `Bearer ${token}`;
   if (req.auth.kind === 'junk') headers.authorization = req.auth.value;
   if (req.body?.contentType !== undefined) headers['content-type'] = req.body.contentType;
+  let payload = req.body?.payload;
+  const signatureHeader = ['x-game-signature', 'x-webhook-signature'].find((name) => target.headerParams.includes(name));
+  if (signatureHeader && req.signing !== 'none' && typeof payload === 'string') {
+    if (req.signing === 'live session') {
+      try {
+        const parsed: unknown = JSON.parse(payload);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && 'sessionId' in parsed) payload = JSON.stringify({ ...parsed, sessionId: live.session });
+      } catch {
+        // Not JSON: signed as it is.
+      }
+    }
+    headers[signatureHeader] = hmacSha256Hex(signatureHeader === 'x-game-signature' ? live.gameSecret : WEBHOOK_SECRET, payload);
+  }
   const response = await server.app.inject({
     method: target.method,
     url,
     headers,
-    ...(req.body ? { payload: req.body.payload } : {}),
+    ...(payload !== undefined ? { payload } : {}),
   });
-  const what = describeRequest(target, url, req);
+  const what = describeRequest(target, url, { ...req, headers, body: req.body && payload !== undefined ? { ...req.body, payload } : req.body });
   const status = response.statusCode;
   expect(status, `${status} ${response.body.slice(0, 300)}\n${what}`).toBeLessThan(500);
   const contentType = String(response.headers['content-type'] ?? '');
