@@ -20,7 +20,7 @@ import { HTTP_STATUS } from '../../server/http/status.ts';
 import { hmacSha256Hex } from '../../server/signatures.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { checkResponse } from '../helpers/contract.ts';
-import { fundedPlayer } from '../helpers/money.ts';
+import { expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
 // ── The contract ─────────────────────────────────────────────────────────────────────────────────
 
@@ -414,5 +414,9 @@ describe('a bounded fuzz of every operation', () => {
       // One seed per operation, so the operations do not all get the same choices.
       { seed: SEED + targets.indexOf(target), numRuns: RUNS, endOnFailure: true },
     );
+  });
+
+  it('leaves the ledger balanced and every cached balance equal to its entries', async () => {
+    await expectLedgerBalanced(server);
   });
 });
