@@ -5,7 +5,8 @@ import type { SimulatorPaymentProvider } from '../../server/providers/payment-si
 import { signWebhook } from '../../server/providers/payment.ts';
 import { startTestServer, type TestServer } from '../helpers/api.ts';
 import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
-import { formatAmount, parseSignedAmount } from '../../src/money.ts';
+import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { getTransaction, postingRequestHash, transfer, walletAccount } from '../../server/domain/ledger.ts';
 
 /**
  * Crypto withdrawals end to end through HTTP: players are funded by real deposits on the payment
@@ -186,6 +187,30 @@ describe('a withdrawal request', () => {
     expect(next.status).toBe(200);
     await settle(next.body.data.spendRequestId as string, 'confirmed');
     expect(await ltcWallet(player)).toEqual({ available: '0.399988', pending: '0' });
+  });
+
+  it('writes its hold as the ledger would post it (the same request hash and entries)', async () => {
+    const player = await fundedPlayer('1');
+    const res = await withdraw(player, { amount: '0.25', address: ltcAddress() });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const wallet = await walletOf(server, player);
+    const [row] = await server.db.query<{ hold_transaction_id: number }>(
+      'SELECT hold_transaction_id FROM withdrawals WHERE wallet_id = $1 ORDER BY id DESC LIMIT 1',
+      [wallet.id],
+    );
+    const hold = await getTransaction(server.db, { id: row!.hold_transaction_id });
+    const total = parseAmount('0.250006');
+    const posting = {
+      kind: 'withdraw.request',
+      at: new Date(),
+      legs: transfer(walletAccount(wallet.id, 'available'), walletAccount(wallet.id, 'pending'), total),
+      visible: { walletId: wallet.id, type: 'withdraw', actionType: 'withdraw', status: 'pending', amount: total },
+    } as const;
+    const byAmount = (a: { amount: bigint }, b: { amount: bigint }) => (a.amount < b.amount ? -1 : 1);
+    expect(hold?.entries.map((e) => ({ account: e.account, amount: e.amount })).sort(byAmount)).toEqual([...posting.legs].sort(byAmount));
+    expect(hold?.visible).toMatchObject({ beforeBalance: parseAmount('1'), afterBalance: parseAmount('0.749994') });
+    const [stored] = await server.db.query<{ request_hash: string }>('SELECT request_hash FROM ledger_transactions WHERE id = $1', [hold!.id]);
+    expect(stored!.request_hash).toBe(postingRequestHash(posting));
   });
 
   it('returns the funds when the payout fails', async () => {
