@@ -392,9 +392,11 @@ function sqlState(error: unknown): string | undefined {
 }
 
 /**
- * A bet or a win in one statement, one database transaction (game_wallet_play, migration 0016): the
- * common case of a bet paid from the available balance with no bonus to wager and no limit to check, or a
- * win of a round staked from available alone. 'general' when the call is not that case (a replay, a
+ * A bet, a win or a rollback in one statement, one database transaction (game_wallet_play, migration
+ * 0016): the common case of a bet paid from the available balance with no bonus to wager and no limit to
+ * check, a win of a round staked from available alone, a rollback of such a bet or win (the ledger's
+ * request hash of a rollback is computed there: what it moves is read there). 'general' when the call is
+ * not that case (a replay, a
  * refusal, a bonus or a limit in play), 'sessionChanged' when the balance did not cover a bet or the
  * session is no longer what the call was checked against: nothing moved either way.
  */
@@ -402,16 +404,18 @@ async function playInOneStatement(
   ctx: AppContext,
   session: GameWalletSession,
   call: GameWalletCall,
-  action: 'bet' | 'win',
+  action: 'bet' | 'win' | 'rollbackBet' | 'rollbackWin',
   amount: bigint,
   hash: string,
 ): Promise<GameTransactionView | 'general' | 'sessionChanged'> {
+  const rollback = action === 'rollbackBet' || action === 'rollbackWin';
+  const reference = rollback ? (call.referenceTransactionId ?? call.transactionId) : null;
   const now = ctx.now();
   const key = idempotency.game(`${call.roundId}:${call.transactionId}`, action, session.providerSlug);
   const house = systemAccount(session.currencyId, 'house');
   const player = walletAccount(session.walletId, 'available');
   const ledgerHash =
-    amount === 0n
+    amount === 0n || rollback
       ? ''
       : postingRequestHash({
           kind: `game.${action}`,
@@ -422,11 +426,13 @@ async function playInOneStatement(
           relatedTransactionId: null,
         });
   const publicId = randomUUID();
-  let row: { out_action_id: number; out_ledger_id: number | null; out_available: string; out_bonus: string; out_announce: string[] } | undefined;
+  let row:
+    | { out_action_id: number; out_ledger_id: number | null; out_available: string; out_bonus: string; out_announce: string[]; out_amount: string }
+    | undefined;
   try {
     row = await maybeOne(
       ctx.db,
-      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
+      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
       [
         action,
         session.walletId,
@@ -447,6 +453,7 @@ async function playInOneStatement(
         ledgerHash,
         now,
         session.walletSecret,
+        reference,
       ],
     );
   } catch (error) {
@@ -463,8 +470,8 @@ async function playInOneStatement(
       id: row.out_action_id,
       action,
       transaction_id: call.transactionId,
-      reference_id: null,
-      amount: formatFixed(amount),
+      reference_id: reference,
+      amount: row.out_amount,
       bonus_amount: '0',
       request_hash: hash,
       available_after: row.out_available,
@@ -491,13 +498,14 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
   const amount = call.action === 'rollbackBet' || call.action === 'rollbackWin' ? 0n : callAmount(call, session.decimals);
   const hash = callHash(session, call);
   // New play needs a live session: an expired one's bet goes the general way (a replay, or refused).
-  const oneStatement = (s: GameWalletSession) => (call.action === 'bet' && s.live) || call.action === 'win';
-  if (oneStatement(session)) {
-    let played = await playInOneStatement(ctx, session, call, call.action === 'bet' ? 'bet' : 'win', amount, hash);
+  const action = call.action;
+  const oneStatement = (s: GameWalletSession) => (action === 'bet' && s.live) || action === 'win' || action === 'rollbackBet' || action === 'rollbackWin';
+  if (action !== 'freeSpin' && oneStatement(session)) {
+    let played = await playInOneStatement(ctx, session, call, action, amount, hash);
     if (played === 'sessionChanged' && session.reauthenticate) {
       // Read again (a rotated key or an expired session is refused here), then once more with it.
       session = await session.reauthenticate();
-      played = oneStatement(session) ? await playInOneStatement(ctx, session, call, call.action === 'bet' ? 'bet' : 'win', amount, hash) : 'general';
+      played = oneStatement(session) ? await playInOneStatement(ctx, session, call, action, amount, hash) : 'general';
     }
     if (typeof played === 'object') return played;
   }

@@ -485,6 +485,53 @@ describe('one statement per call', () => {
   });
 });
 
+describe('one statement per call: rollbacks', () => {
+  it('writes a rollback of a bet and of a win as the ledger would post them, related to what they cancel', async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await openSession(player);
+    const [wallet] = await server.db.query<{ id: number; currency_id: number }>(
+      "SELECT w.id, w.currency_id FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND c.code = 'LTC'",
+      [player.user.id],
+    );
+    const { slug } = (await server.db.query<{ slug: string }>('SELECT slug FROM providers WHERE id = $1', [game.providerId]))[0]!;
+    const [gameRow] = await server.db.query<{ identifier: string }>('SELECT identifier FROM games WHERE id = $1', [game.id]);
+    const playerAccount = walletAccount(wallet!.id, 'available');
+    const house = systemAccount(wallet!.currency_id, 'house');
+    const won = nextId('round');
+    await bet(sessionId, won, '0.2', `${won}-bet`);
+    await win(sessionId, won, '0.5', `${won}-win`);
+    const lost = nextId('round');
+    await bet(sessionId, lost, '0.1', `${lost}-bet`);
+    const back = await gw('gameWalletRollbackWin', { sessionId, roundId: won, transactionId: `${won}-rbw`, referenceTransactionId: `${won}-win` });
+    expect(back.body.data.gameTransaction).toMatchObject({ amount: '0.5', balance: { available: '0.7' } });
+    const refund = await gw('gameWalletRollbackBet', { sessionId, roundId: lost, transactionId: `${lost}-rbb`, referenceTransactionId: `${lost}-bet` });
+    expect(refund.body.data.gameTransaction).toMatchObject({ amount: '0.1', balance: { available: '0.8' } });
+    for (const [roundId, action, cancelled, amount, legs] of [
+      [won, 'rollbackWin', 'win', '0.5', transfer(playerAccount, house, parseAmount('0.5'))],
+      [lost, 'rollbackBet', 'bet', '0.1', transfer(house, playerAccount, parseAmount('0.1'))],
+    ] as const) {
+      const original = await findTransactionByIdempotency(server.db, idempotency.game(`${roundId}:${roundId}-${cancelled}`, cancelled, slug));
+      const key = idempotency.game(`${roundId}:${roundId}-${action === 'rollbackWin' ? 'rbw' : 'rbb'}`, action, slug);
+      const posted = await findTransactionByIdempotency(server.db, key);
+      expect(posted?.relatedTransactionId).toBe(original?.id);
+      const byAmount = (a: { amount: bigint }, b: { amount: bigint }) => (a.amount < b.amount ? -1 : 1);
+      expect(posted?.entries.map((e) => ({ account: e.account, amount: e.amount })).sort(byAmount)).toEqual([...legs].sort(byAmount));
+      const [stored] = await server.db.query<{ request_hash: string }>('SELECT request_hash FROM ledger_transactions WHERE id = $1', [posted!.id]);
+      expect(stored!.request_hash).toBe(
+        postingRequestHash({
+          kind: `game.${action.toLowerCase()}`,
+          at: new Date(),
+          legs,
+          idempotency: key,
+          visible: { walletId: wallet!.id, type: 'casino', actionType: action, status: 'completed', amount: parseAmount(amount), gameIdentifier: gameRow!.identifier },
+          relatedTransactionId: original?.id ?? null,
+        }),
+      );
+    }
+    expect(await balances(player.user.id)).toEqual({ available: '0.8', bonus: '0' });
+  });
+});
+
 describe('concurrency', () => {
   it('takes exactly 10 of 100 concurrent bets against a balance of 10 bets', async () => {
     const player = await fundedPlayer('1');
