@@ -1665,12 +1665,15 @@ export interface paths {
          *     the wallet's `pending` balance as soon as the provider reports it and is credited to
          *     `available` after `confirmations` network confirmations, exactly once; amounts below
          *     `minDeposit` are neither credited nor refunded (see `paymentWebhook`). `amount` (greater than
-         *     0, at most 10000, up to 8 decimals) is checked against the currency's minimum deposit and the
-         *     player's deposit limits: DEPOSIT_LIMIT_EXCEED when the deposits credited in the last day
-         *     (24 hours), week (7 days) or month (30 days) plus `amount` would pass that period's limit.
+         *     0, up to 8 decimals: 400 otherwise) is checked, once the provider and the currency are
+         *     known, against the maximum of 10000 (MAXIMUM_DEPOSIT_AMOUNT_LIMIT over it), the currency's
+         *     minimum deposit (MINIMUM_DEPOSIT_AMOUNT_LIMIT under it) and the player's deposit limits:
+         *     DEPOSIT_LIMIT_EXCEED when the deposits credited in the last day (24 hours), week (7 days) or
+         *     month (30 days) plus `amount` would pass that period's limit.
          *     `paymentProviderId` defaults to the CoinPayments provider.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.max`, ...);
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.decimals`,
+         *     `amount.format`, `amount.max` (more than 22 integer digits), ...);
          *     401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type;
          *     403 USER_INACTIVE, SELF_EXCLUDED; 404 NOT_FOUND (payment provider);
          *     415 UNSUPPORTED_MEDIA_TYPE; 422 CURRENCY_NOT_AVAILABLE, PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED,
@@ -1705,8 +1708,10 @@ export interface paths {
          *     (WITHDRAWAL_REQUEST_IN_PENDING); concurrent requests are taken one after the other. Not allowed
          *     while a bonus is still being wagered (CASHOUT_NOT_ALLOWED). Withdrawals stay allowed
          *     while self-excluded (`x-while-self-excluded`): the player's money stays theirs.
-         *     Success is signalled by `spendRequestId`. `amount`: greater than 0, at most 10000, up to 8
-         *     decimals, at least the currency's minimum withdrawal (0.03 LTC). `address` must be valid for
+         *     Success is signalled by `spendRequestId`. `amount`: greater than 0 and up to 8 decimals
+         *     (400 otherwise), at most 10000 (MAXIMUM_WITHDRAW_AMOUNT_LIMIT over it, once the provider and
+         *     the currency are known), at least the currency's minimum withdrawal (0.03 LTC,
+         *     MINIMUM_WITHDRAW_AMOUNT_LIMIT). `address` must be valid for
          *     the currency's network, checksum included (LTC: `ltc1…` bech32/bech32m, or base58check `L…`,
          *     `M…`, `3…`), else INVALID_ADDRESS.
          *
@@ -1723,13 +1728,14 @@ export interface paths {
          *     IDEMPOTENCY_KEY_REUSED; while the first is still with the provider, 409
          *     WITHDRAWAL_REQUEST_IN_PENDING.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.max` (over 10000),
-         *     `amount.decimals`, ...); 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED,
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.decimals`,
+         *     `amount.format`, `amount.max` (more than 22 integer digits), ...); 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED,
          *     User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 404 NOT_FOUND (payment
          *     provider); 409 WITHDRAWAL_REQUEST_IN_PENDING, IDEMPOTENCY_KEY_REUSED; 415
          *     UNSUPPORTED_MEDIA_TYPE; 422 INSUFFICIENT_BALANCE, NOT_ENOUGH_AMOUNT (the provider cannot pay
          *     out on this network right now), INVALID_ADDRESS, CASHOUT_NOT_ALLOWED, CURRENCY_NOT_AVAILABLE,
-         *     PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED, MINIMUM_WITHDRAW_AMOUNT_LIMIT; 500
+         *     PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED, MINIMUM_WITHDRAW_AMOUNT_LIMIT,
+         *     MAXIMUM_WITHDRAW_AMOUNT_LIMIT; 500
          *     INTERNAL_SERVER_ERROR (the funds stay held in `pending` if the provider's answer could not
          *     be recorded; support reconciles); 502 COIN_PAYMENTS_SERVER_ERROR, PAYMENT_ERROR.
          */

@@ -90,8 +90,16 @@ describe('deposit address', () => {
     const zero = await call({ amount: '0' });
     expect(zero.status).toBe(400);
     expect(zero.body.errors[0].fields).toEqual([{ field: 'amount', code: 'amount.positive' }]);
+    // SPEC §8: over the 10000 ceiling is the contract's own code, after the provider check.
     const tooMuch = await call({ amount: '10000.00000001' });
-    expect(tooMuch.body.errors[0].fields).toEqual([{ field: 'amount', code: 'amount.max' }]);
+    expect([tooMuch.status, tooMuch.body.errors[0].description]).toEqual([422, 'MAXIMUM_DEPOSIT_AMOUNT_LIMIT']);
+    const huge = await call({ amount: '9999999999999999999999.99999999' });
+    expect([huge.status, huge.body.errors[0].description]).toEqual([422, 'MAXIMUM_DEPOSIT_AMOUNT_LIMIT']);
+    expect((await call({ amount: '10000' })).status).toBe(200);
+    const tooMuchUnknown = await call({ amount: '10001', paymentProviderId: 999 });
+    expect([tooMuchUnknown.status, tooMuchUnknown.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
+    const tooPrecise = await call({ amount: '10001.000000001' });
+    expect(tooPrecise.status).toBe(400);
     const noWallet = await call({ amount: '0.5', currencyCode: 'XMR' });
     expect([noWallet.status, noWallet.body.errors[0].description]).toEqual([422, 'CURRENCY_NOT_AVAILABLE']);
     await server.db.query("UPDATE payment_providers SET deposit_allowed = false WHERE key = 'coinpayments'");

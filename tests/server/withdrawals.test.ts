@@ -117,8 +117,10 @@ describe('a withdrawal request', () => {
     const zero = await withdraw(player, { amount: '0', address });
     expect(zero.status).toBe(400);
     expect(zero.body.errors[0].fields).toEqual([{ field: 'amount', code: 'amount.positive' }]);
-    const tooMuch = await withdraw(player, { amount: '10000.00000001', address });
-    expect(tooMuch.body.errors[0].fields).toEqual([{ field: 'amount', code: 'amount.max' }]);
+    // SPEC §8: over the 10000 ceiling is the contract's own code.
+    expect(code(await withdraw(player, { amount: '10000.00000001', address }))).toEqual([422, 'MAXIMUM_WITHDRAW_AMOUNT_LIMIT']);
+    expect(code(await withdraw(player, { amount: '9999999999999999999999', address }))).toEqual([422, 'MAXIMUM_WITHDRAW_AMOUNT_LIMIT']);
+    expect(code(await withdraw(player, { amount: '10001', address, paymentProviderId: 999 }))).toEqual([404, 'NOT_FOUND']);
     const precise = await withdraw(player, { amount: '0.050000001', address });
     expect(precise.status).toBe(400);
     expect(code(await withdraw(player, { amount: '0.02999999', address }))).toEqual([422, 'MINIMUM_WITHDRAW_AMOUNT_LIMIT']);
