@@ -144,7 +144,7 @@ interface StatementCount {
   sent: number;
   /** Statements run inside those: function bodies and triggers, foreign-key checks excluded. */
   nested: number;
-  /** Foreign-key checks (the referential-integrity triggers' SELECT ... FOR KEY SHARE). */
+  /** Foreign-key checks (the referential-integrity triggers' SELECT 1 FROM ONLY ... FOR KEY SHARE, its constant normalised or not). */
   foreignKeyChecks: number;
 }
 
@@ -357,8 +357,8 @@ async function countStatements(databaseUrl: string, name: string, runs: number, 
     const row = (
       await client.query<{ sent: string; nested: string; fk: string }>(
         `SELECT coalesce(sum(calls) FILTER (WHERE toplevel), 0) AS sent,
-           coalesce(sum(calls) FILTER (WHERE NOT toplevel AND query NOT LIKE 'SELECT 1 FROM ONLY%'), 0) AS nested,
-           coalesce(sum(calls) FILTER (WHERE NOT toplevel AND query LIKE 'SELECT 1 FROM ONLY%'), 0) AS fk
+           coalesce(sum(calls) FILTER (WHERE NOT toplevel AND query !~ '^SELECT (1|[$][0-9]+) FROM ONLY '), 0) AS nested,
+           coalesce(sum(calls) FILTER (WHERE NOT toplevel AND query ~ '^SELECT (1|[$][0-9]+) FROM ONLY '), 0) AS fk
          FROM pg_stat_statements
          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`,
       )
