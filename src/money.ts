@@ -89,18 +89,26 @@ export function tryParseAmount(s: string): bigint | null {
   return amountFormatIssue(s) === null ? parseAmount(s) : null;
 }
 
+/** Units of a well-formed decimal (any number of integer digits, up to 8 decimals). */
+function unitsOf(s: string): bigint {
+  const [intPart = '0', fracPart = ''] = s.split('.');
+  return BigInt(intPart) * UNITS_PER_COIN + BigInt(fracPart.padEnd(MONEY_DECIMALS, '0'));
+}
+
 /**
- * Parses an amount that may carry a leading '-' (stored balances, ledger deltas). "-0" parses as 0n.
- * Throws {@link MoneyFormatError}; a '-' followed by a bad amount reports the bad amount's reason.
+ * Parses an amount that may carry a leading '-' (stored balances, ledger deltas, and sums of them read
+ * from the database). "-0" parses as 0n. Unlike {@link parseAmount} it takes any number of integer
+ * digits: a SQL sum of NUMERIC(30,8) columns may pass the 22 a single column holds, and a bigint holds
+ * it exactly. Throws {@link MoneyFormatError}; a '-' followed by a bad amount reports the bad amount's
+ * reason.
  */
 export function parseSignedAmount(s: string): bigint {
-  if (s.startsWith('-')) {
-    const rest = s.slice(1);
-    const issue = amountFormatIssue(rest);
-    if (issue !== null) throw new MoneyFormatError(s, issue === 'empty' ? 'format' : issue);
-    return -parseAmount(rest);
-  }
-  return parseAmount(s);
+  const negative = s.startsWith('-');
+  const rest = negative ? s.slice(1) : s;
+  const issue = amountFormatIssue(rest);
+  if (issue !== null && issue !== 'tooLarge') throw new MoneyFormatError(s, negative && issue === 'empty' ? 'format' : issue);
+  const units = unitsOf(rest);
+  return negative ? -units : units;
 }
 
 export interface FormatOptions {
@@ -184,6 +192,15 @@ export function sum(values: Iterable<bigint>): bigint {
 
 /** Deposit and withdraw amount ceiling: 10000 coins. */
 export const MAX_TRANSFER_AMOUNT = 10_000n * UNITS_PER_COIN;
+/**
+ * Largest amount one call of a provider may carry (a deposit notification, a game wallet bet or win):
+ * 9999999999.99999999, just under 10^10 coins. Far above any real transfer or win, and far inside what
+ * NUMERIC(30,8) holds (10^22), so no balance or sum a provider can push overflows a column in practice.
+ * openapi.yaml's ProviderAmount spells it as {@link PROVIDER_AMOUNT_PATTERN}.
+ */
+export const MAX_PROVIDER_AMOUNT = 10n ** 10n * UNITS_PER_COIN - 1n;
+/** {@link AMOUNT_PATTERN} with at most 10 integer digits: amounts up to {@link MAX_PROVIDER_AMOUNT}. */
+export const PROVIDER_AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,9})(\\.[0-9]{1,8})?$';
 /** 0.00005 LTC; smaller deposits are neither credited nor refunded. */
 export const MIN_DEPOSIT_LTC = 5_000n;
 /** 0.03 LTC. */

@@ -1,8 +1,8 @@
-import { MAX_TRANSFER_AMOUNT, parseSignedAmount, tryParseAmount } from '../../src/money.ts';
+import { MAX_PROVIDER_AMOUNT, MAX_TRANSFER_AMOUNT, parseSignedAmount, tryParseAmount } from '../../src/money.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne } from '../db/db.ts';
-import { DomainError } from './errors.ts';
-import { WEBHOOK_PATHS, type PaymentProviderFailure } from '../providers/payment.ts';
+import { badRequest, DomainError } from './errors.ts';
+import { WEBHOOK_PATHS, type PaymentProviderFailure, type ProviderNotification } from '../providers/payment.ts';
 import { findWallet, type WalletBalances } from './wallets.ts';
 
 /**
@@ -79,6 +79,15 @@ export async function assertWithinMaximumAmount(
   if (amount === null || amount <= MAX_TRANSFER_AMOUNT) return;
   await paymentTarget(ctx, userId, direction, input);
   throw new DomainError(direction === 'deposit' ? 'MAXIMUM_DEPOSIT_AMOUNT_LIMIT' : 'MAXIMUM_WITHDRAW_AMOUNT_LIMIT');
+}
+
+/**
+ * A provider's notification is read before anything is recorded: a deposit over MAX_PROVIDER_AMOUNT
+ * (openapi.yaml ProviderAmount) is refused with 400 PLEASE_CHECK_REQUEST_DATA, field code `amount.max`,
+ * whatever the provider's own form was (the CoinPayments adapter reads the amount out of its body).
+ */
+export function assertProviderAmount(notification: ProviderNotification): void {
+  if (notification.type === 'deposit' && notification.amount > MAX_PROVIDER_AMOUNT) throw badRequest([{ field: 'amount', code: 'amount.max' }]);
 }
 
 const PROVIDER_FAILURES: Record<PaymentProviderFailure, () => DomainError> = {

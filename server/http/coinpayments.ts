@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { applyDepositNotification } from '../domain/deposits.ts';
 import { applyWithdrawalNotification } from '../domain/withdrawals.ts';
 import { DomainError, badRequest } from '../domain/errors.ts';
+import { assertProviderAmount } from '../domain/payments.ts';
 import { CoinPaymentsWebhookError } from '../providers/coinpayments.ts';
 import { WebhookSignatureError, type ProviderNotification } from '../providers/payment.ts';
 import type { JsonHandlers } from './types.ts';
@@ -27,6 +28,7 @@ export function coinPaymentsHandlers(ctx: AppContext): JsonHandlers {
         }
         throw error;
       }
+      assertProviderAmount(notification);
       if (notification.type === 'deposit') {
         return { type: 'deposit' as const, deposit: await applyDepositNotification(ctx, 'coinpayments', notification) };
       }

@@ -19,6 +19,7 @@ const password: KeywordCodes = { maxLength: 'password.maxLength' };
 /**
  * An `Amount` the schema refuses (sign, exponent, 9 decimals, letters, too long): the amount rule's own
  * code for the value (Ajv errors carry it, the request validators are verbose), else 'amount.format'.
+ * A well-formed amount refused all the same is over a narrower ceiling (`ProviderAmount`): 'amount.max'.
  */
 const amountCode =
   (positiveCode: 'amount.positive' | 'limits.positive') =>
@@ -26,6 +27,7 @@ const amountCode =
     const issue = typeof data === 'string' ? amountIssue(data, { positiveCode }) : null;
     // '' is refused by the schema; an optional limit that is sent must be a number, as in src/rules/limits.ts.
     if (issue === 'required' && positiveCode === 'limits.positive') return 'amount.format';
+    if (issue === null && typeof data === 'string') return 'amount.max';
     return issue ?? 'amount.format';
   };
 const transferAmount: KeywordCodes = { pattern: amountCode('amount.positive'), maxLength: amountCode('amount.positive') };

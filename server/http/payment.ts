@@ -3,7 +3,7 @@ import { listActivity } from '../domain/activity.ts';
 import { applyDepositNotification, requestDepositAddress } from '../domain/deposits.ts';
 import { applyWithdrawalNotification, requestWithdrawal } from '../domain/withdrawals.ts';
 import { DomainError } from '../domain/errors.ts';
-import { assertWithinMaximumAmount } from '../domain/payments.ts';
+import { assertProviderAmount, assertWithinMaximumAmount } from '../domain/payments.ts';
 import { WebhookSignatureError } from '../providers/payment.ts';
 import { player } from './auth-guard.ts';
 import type { JsonHandlers } from './types.ts';
@@ -34,6 +34,7 @@ export function paymentHandlers(ctx: AppContext): JsonHandlers {
         if (error instanceof WebhookSignatureError) throw new DomainError('INVALID_SIGNATURE');
         throw error;
       }
+      assertProviderAmount(notification);
       if (notification.type === 'withdrawal') return { withdrawal: await applyWithdrawalNotification(ctx, ctx.payments.key, notification) };
       return { deposit: await applyDepositNotification(ctx, ctx.payments.key, notification) };
     },

@@ -1006,7 +1006,8 @@ export interface paths {
          *     rollback of this very bet may arrive first).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing, `amount` zero
-         *     or finer than the currency, `transactionId` reused with a different request: field code
+         *     or finer than the currency, `amount` over the per-call maximum (`ProviderAmount`, field code
+         *     `amount.max`), `transactionId` reused with a different request: field code
          *     `duplicate`); 401 SESSION_EXPIRED, INVALID_SIGNATURE; 403 FORBIDDEN (a demo session),
          *     USER_INACTIVE, SELF_EXCLUDED; 415 UNSUPPORTED_MEDIA_TYPE; 422 INSUFFICIENT_BALANCE,
          *     DAILY_BET_LIMIT_EXCEEDED, WEEKLY_BET_LIMIT_EXCEEDED, MONTHLY_BET_LIMIT_EXCEEDED,
@@ -1039,7 +1040,8 @@ export interface paths {
          *     after the session expired or the player self-excluded: the round began while they could play.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing, `amount` finer
-         *     than the currency, `transactionId` reused with a different request: field code `duplicate`);
+         *     than the currency or over the per-call maximum (`ProviderAmount`, field code `amount.max`),
+         *     `transactionId` reused with a different request: field code `duplicate`);
          *     401 SESSION_EXPIRED (unknown session), INVALID_SIGNATURE; 403 FORBIDDEN (a demo session);
          *     404 NOT_FOUND (no bet opened the round); 415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_VALUE (round
          *     closed by a rollback, or another wallet's round), CURRENCY_NOT_AVAILABLE;
@@ -1126,7 +1128,8 @@ export interface paths {
          *     session; a replay answers the first result and moves nothing.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing, `amount` finer
-         *     than the currency, `transactionId` reused with a different request: field code `duplicate`);
+         *     than the currency or over the per-call maximum (`ProviderAmount`, field code `amount.max`),
+         *     `transactionId` reused with a different request: field code `duplicate`);
          *     401 SESSION_EXPIRED, INVALID_SIGNATURE; 403 FORBIDDEN (a demo session);
          *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_VALUE (round closed by a rollback, or another wallet's
          *     round), CURRENCY_NOT_AVAILABLE; 500 INTERNAL_SERVER_ERROR.
@@ -1777,8 +1780,12 @@ export interface paths {
          *     after it; once completed or failed a withdrawal never changes again, so a replayed or late
          *     notification moves nothing and answers `changed: false`.
          *
-         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body or signature header missing, or the body
-         *     contradicts what was recorded for the transfer); 401 INVALID_SIGNATURE; 404 NOT_FOUND (not the
+         *     A deposit `amount` over 9999999999.99999999 (`ProviderAmount`) is refused before anything is
+         *     recorded: 400 with the field code `amount.max`.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body or signature header missing, an `amount`
+         *     over the per-call maximum (`amount.max`), or the body contradicts what was recorded for the
+         *     transfer); 401 INVALID_SIGNATURE; 404 NOT_FOUND (not the
          *     configured provider, an address the casino never issued, or a spend request it never made;
          *     nothing changes); 415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
          */
@@ -1820,8 +1827,12 @@ export interface paths {
          *     completes, failed (`status`) it is refunded, as paymentWebhook describes. Anything else (conversions, sweeps, a spend still without a hash) answers
          *     `type: ignored` and changes nothing. Notifications are state: a replay moves nothing.
          *
+         *     A receive whose net amount is over 9999999999.99999999 (`ProviderAmount`) is refused before
+         *     anything is recorded: 400 with the field code `amount.max`.
+         *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, a signature header missing, a receive
-         *     without address or amount, or a body that contradicts what was recorded); 401 INVALID_SIGNATURE;
+         *     without address or amount, or with an amount over the per-call maximum (`amount.max`), or a
+         *     body that contradicts what was recorded); 401 INVALID_SIGNATURE;
          *     404 NOT_FOUND (CoinPayments is not the configured provider, or an address or spend request the
          *     casino never issued); 415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
          */
@@ -2516,6 +2527,14 @@ export interface components {
          * @example 0.5
          */
         Amount: string;
+        /**
+         * @description An `Amount` sent by a provider (a game wallet bet or win, a deposit notification), at most
+         *     9999999999.99999999 per call: far above any real stake, win or transfer, and far inside what the
+         *     balances can hold. A larger one is refused before anything moves: 400 PLEASE_CHECK_REQUEST_DATA
+         *     with the field code `amount.max`.
+         * @example 0.5
+         */
+        ProviderAmount: string;
         /** @description An `Amount`, or null for "none". */
         NullableAmount: components["schemas"]["Amount"] | null;
         /** @description A percentage as a decimal string ("96.5" means 96.5 %). */
@@ -2539,7 +2558,7 @@ export interface components {
             txId: components["schemas"]["ChainTxId"];
             address: components["schemas"]["CryptoAddress"];
             currencyCode: components["schemas"]["CurrencyCode"];
-            amount: components["schemas"]["Amount"];
+            amount: components["schemas"]["ProviderAmount"];
             confirmations: number;
         } | {
             /** @enum {string} */
@@ -2850,7 +2869,7 @@ export interface components {
             sessionId: components["schemas"]["GameSessionId"];
             roundId: components["schemas"]["GameRoundId"];
             transactionId: components["schemas"]["GameTransactionId"];
-            amount: components["schemas"]["Amount"];
+            amount: components["schemas"]["ProviderAmount"];
         };
         GameWalletRollbackRequest: {
             sessionId: components["schemas"]["GameSessionId"];

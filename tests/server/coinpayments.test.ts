@@ -415,6 +415,12 @@ describe('the server with CoinPayments selected', () => {
     expect([unknown.status, unknown.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
     const unreadable = await webhook({ ...body, amount: undefined }, webhookUrl);
     expect([unreadable.status, unreadable.body.errors[0].fields]).toEqual([400, [{ field: 'amount', code: 'required' }]]);
+    // Over the per-call maximum (openapi.yaml ProviderAmount): refused before anything is recorded.
+    for (const amount of ['10000000000', '9999999999999999999999', '10000000000.123456789']) {
+      const huge = await webhook({ ...body, amount }, webhookUrl);
+      expect([huge.status, huge.body.errors[0].fields], amount).toEqual([400, [{ field: 'amount', code: 'amount.max' }]]);
+    }
+    expect(await server.db.query('SELECT id FROM deposits WHERE provider_tx_id = $1', ['e2e-forged-1'])).toEqual([]);
     const unknownSpend = await webhook({ ...fixture<Record<string, unknown>>('webhook-spend'), spendRequestId: 'never-requested' }, webhookUrl);
     expect([unknownSpend.status, unknownSpend.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
     expect(await ledgerTransactionCount()).toBe(before);

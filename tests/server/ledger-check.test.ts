@@ -73,3 +73,41 @@ it('exits 0 on a consistent ledger, 2 while another process holds the folder, 1 
   expect(bad.out).toMatch(/FAILED: 1 problem found/);
   expect(bad.status).toBe(1);
 });
+
+it('reads totals past what one NUMERIC(30,8) column holds, and still finds a mismatch among them', async () => {
+  // Two wallets at the largest balance a column holds: the players' total and the adjustments
+  // account's have 23 integer digits.
+  const largest = parseSignedAmount(`${'9'.repeat(22)}.99999999`);
+  const own = await openDb({ kind: 'pglite', dataDir: pgliteDir });
+  const whales: number[] = [];
+  try {
+    await own.query('UPDATE wallets SET available = 2 WHERE id = $1', [walletId]);
+    for (const name of ['whale1', 'whale2']) {
+      const [user] = await own.query<{ id: number }>(
+        'INSERT INTO users (email, username, referral_code) VALUES ($1, $2, $3) RETURNING id',
+        [`${name}@example.com`, name, name.toUpperCase()],
+      );
+      const [wallet] = await own.query<{ id: number; currency_id: number }>(
+        "INSERT INTO wallets (user_id, currency_id) SELECT $1, id FROM currencies WHERE code = 'LTC' RETURNING id, currency_id",
+        [user!.id],
+      );
+      whales.push(wallet!.id);
+      const legs = transfer(systemAccount(wallet!.currency_id, 'adjustments'), walletAccount(wallet!.id, 'available'), largest);
+      await own.transaction((tx) => postTransaction(tx, { kind: 'adjustment', at: new Date('2025-02-01T18:00:00.000Z'), legs }));
+    }
+  } finally {
+    await own.close();
+  }
+  const ok = await check();
+  expect(ok.out).toMatch(/OK: every cached balance equals the sum of its entries/);
+  expect(ok.out).toContain('LTC   players: available 20000000000000000000001.99999998,');
+  expect(ok.out).toContain('adjustments -19999999999999999999999.99999998');
+  expect(ok.status).toBe(0);
+
+  const again = await openDb({ kind: 'pglite', dataDir: pgliteDir });
+  await again.query('UPDATE wallets SET available = available - 0.00000001 WHERE id = $1', [whales[0]]);
+  await again.close();
+  const bad = await check();
+  expect(bad.out).toMatch(new RegExp(`MISMATCH +wallet ${whales[0]} .* available: cached 9{22}\\.99999998, entries sum to 9{22}\\.99999999`));
+  expect(bad.status).toBe(1);
+});

@@ -135,6 +135,14 @@ describe('parseSignedAmount', () => {
     expect(parseSignedAmount('2')).toBe(200_000_000n);
   });
 
+  it('reads sums past the 22 integer digits of one column exactly', () => {
+    expect(parseSignedAmount(`1${'0'.repeat(22)}`)).toBe(10n ** 30n);
+    expect(parseSignedAmount(`-${'9'.repeat(40)}.99999999`)).toBe(-(10n ** 48n - 1n));
+    expect(formatAmount(parseSignedAmount(`${'9'.repeat(25)}.5`))).toBe(`${'9'.repeat(25)}.5`);
+    expect(() => parseSignedAmount(`1${'0'.repeat(22)}.123456789`)).toThrow(/decimals/);
+    expect(() => parseAmount(`1${'0'.repeat(22)}`)).toThrow(/tooLarge/);
+  });
+
   it('still rejects bad amounts', () => {
     expect(() => parseSignedAmount('-')).toThrow(MoneyFormatError);
     expect(() => parseSignedAmount('--1')).toThrow(MoneyFormatError);
