@@ -24,7 +24,8 @@ export interface PaymentCurrency {
 /**
  * The currency and the player's wallet a deposit or withdrawal is for. Refusals: 404 NOT_FOUND (no such
  * active provider), 422 PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED / PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED,
- * 422 CURRENCY_NOT_AVAILABLE (unknown or disabled currency, or no wallet of it).
+ * 422 CURRENCY_NOT_AVAILABLE (unknown or disabled currency, or no wallet of it), 422
+ * PAYMENT_PROVIDER_LIMITS_NOT_EXISTS (the configured payment adapter is not set up for the currency).
  */
 export async function paymentTarget(
   ctx: AppContext,
@@ -50,6 +51,8 @@ export async function paymentTarget(
   );
   const wallet = row?.enabled ? await findWallet(ctx.db, userId, row.code) : undefined;
   if (!row || !wallet) throw new DomainError('CURRENCY_NOT_AVAILABLE');
+  // The configured adapter has no wallet of the currency, so no limits for it (SPEC §8).
+  if (ctx.payments.currencies && !ctx.payments.currencies.includes(row.code)) throw new DomainError('PAYMENT_PROVIDER_LIMITS_NOT_EXISTS');
   const currency: PaymentCurrency = {
     id: row.id,
     code: row.code,

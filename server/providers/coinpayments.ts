@@ -230,6 +230,7 @@ export function createCoinPaymentsProvider(options: CoinPaymentsOptions): CoinPa
 
   return {
     key: 'coinpayments',
+    currencies: Object.keys(wallets),
 
     async createDepositAddress(request: DepositAddressRequest): Promise<DepositAddress> {
       const wallet = walletFor(request.currencyCode);

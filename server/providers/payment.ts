@@ -121,6 +121,11 @@ export class WebhookSignatureError extends Error {
 
 export interface PaymentProvider {
   readonly key: PaymentProviderKey;
+  /**
+   * The currency codes the provider is set up for (CoinPayments: its configured wallets); a payment in
+   * another has no limits at the provider (422 PAYMENT_PROVIDER_LIMITS_NOT_EXISTS). Absent: every currency.
+   */
+  readonly currencies?: readonly string[];
   /** A new address for the wallet; the server asks once per wallet and keeps it. */
   createDepositAddress(request: DepositAddressRequest): Promise<DepositAddress>;
   /** Withdrawal step one: asks the provider to price a payout. Throws {@link PaymentProviderError}. */

@@ -1672,8 +1672,10 @@ export interface paths {
          *     known, against the maximum of 10000 (MAXIMUM_DEPOSIT_AMOUNT_LIMIT over it), the currency's
          *     minimum deposit (MINIMUM_DEPOSIT_AMOUNT_LIMIT under it) and the player's deposit limits:
          *     DEPOSIT_LIMIT_EXCEED when the deposits credited in the last day (24 hours), week (7 days) or
-         *     month (30 days) plus `amount` would pass that period's limit.
-         *     `paymentProviderId` defaults to the CoinPayments provider.
+         *     month (30 days) plus `amount` would pass that period's limit. A currency the configured
+         *     payment provider is not set up for (CoinPayments: no wallet of it) has no limits there:
+         *     PAYMENT_PROVIDER_LIMITS_NOT_EXISTS, before the maximum, minimum and limit checks and without
+         *     asking the provider. `paymentProviderId` defaults to the CoinPayments provider.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.decimals`,
          *     `amount.format`, `amount.max` (more than 22 integer digits), ...);
@@ -1714,7 +1716,9 @@ export interface paths {
          *     Success is signalled by `spendRequestId`. `amount`: greater than 0 and up to 8 decimals
          *     (400 otherwise), at most 10000 (MAXIMUM_WITHDRAW_AMOUNT_LIMIT over it, once the provider and
          *     the currency are known), at least the currency's minimum withdrawal (0.03 LTC,
-         *     MINIMUM_WITHDRAW_AMOUNT_LIMIT). `address` must be valid for
+         *     MINIMUM_WITHDRAW_AMOUNT_LIMIT). A currency the configured payment provider is not set up for
+         *     (CoinPayments: no wallet of it) is PAYMENT_PROVIDER_LIMITS_NOT_EXISTS, before the maximum and
+         *     minimum checks, and nothing is held. `address` must be valid for
          *     the currency's network, checksum included (LTC: `ltc1…` bech32/bech32m, or base58check `L…`,
          *     `M…`, `3…`), else INVALID_ADDRESS.
          *
@@ -1737,8 +1741,8 @@ export interface paths {
          *     provider); 409 WITHDRAWAL_REQUEST_IN_PENDING, IDEMPOTENCY_KEY_REUSED; 415
          *     UNSUPPORTED_MEDIA_TYPE; 422 INSUFFICIENT_BALANCE, NOT_ENOUGH_AMOUNT (the provider cannot pay
          *     out on this network right now), INVALID_ADDRESS, CASHOUT_NOT_ALLOWED, CURRENCY_NOT_AVAILABLE,
-         *     PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED, MINIMUM_WITHDRAW_AMOUNT_LIMIT,
-         *     MAXIMUM_WITHDRAW_AMOUNT_LIMIT; 500
+         *     PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED, PAYMENT_PROVIDER_LIMITS_NOT_EXISTS,
+         *     MINIMUM_WITHDRAW_AMOUNT_LIMIT, MAXIMUM_WITHDRAW_AMOUNT_LIMIT; 500
          *     INTERNAL_SERVER_ERROR (the funds stay held in `pending` if the provider's answer could not
          *     be recorded; support reconciles); 502 COIN_PAYMENTS_SERVER_ERROR, PAYMENT_ERROR.
          */

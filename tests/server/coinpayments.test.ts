@@ -395,6 +395,24 @@ describe('the server with CoinPayments selected', () => {
     expect(await ledgerTransactionCount()).toBe(before);
   });
 
+  it('answers PAYMENT_PROVIDER_LIMITS_NOT_EXISTS for a currency CoinPayments has no wallet of, without asking it', async () => {
+    // Only LTC has a wallet here (COINPAYMENTS_WALLETS); BTC is an enabled currency the player holds.
+    const player = await registeredPlayer(server);
+    const count = fake.received.length;
+    const deposit = await server.call('paymentDeposit', { token: player.token, body: { amount: '0.5', currencyCode: 'BTC' } });
+    expect([deposit.status, deposit.body.errors[0].description]).toEqual([422, 'PAYMENT_PROVIDER_LIMITS_NOT_EXISTS']);
+    const withdrawal = await server.call('paymentWithdraw', {
+      token: player.token,
+      body: { amount: '0.5', currencyCode: 'BTC', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' },
+    });
+    expect([withdrawal.status, withdrawal.body.errors[0].description]).toEqual([422, 'PAYMENT_PROVIDER_LIMITS_NOT_EXISTS']);
+    // Over the maximum as well: the currency has no limits to compare with.
+    const tooMuch = await server.call('paymentDeposit', { token: player.token, body: { amount: '10001', currencyCode: 'BTC' } });
+    expect([tooMuch.status, tooMuch.body.errors[0].description]).toEqual([422, 'PAYMENT_PROVIDER_LIMITS_NOT_EXISTS']);
+    expect(fake.received.length).toBe(count);
+    expect(await server.db.query("SELECT w.id FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE c.code = 'BTC'")).toEqual([]);
+  });
+
   it('changes nothing for a bad signature (401), a missing one (400) or an address it never issued (404)', async () => {
     const address = 'LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9';
     const { player, webhookUrl } = await playerWithAddress(address);
