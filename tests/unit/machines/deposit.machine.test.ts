@@ -104,3 +104,30 @@ describe('depositMachine: the deposits on their way', () => {
     expect(actor.getSnapshot().context.deposits).toEqual([]);
   });
 });
+
+describe('depositMachine: a refused request', () => {
+  it.each(['MAXIMUM_DEPOSIT_AMOUNT_LIMIT', 'PAYMENT_PROVIDER_LIMITS_NOT_EXISTS', 'MINIMUM_DEPOSIT_AMOUNT_LIMIT'] as const)(
+    'shows the 422 %s and lets the player change the amount',
+    async (code) => {
+      const machine = depositMachine.provide({
+        actors: {
+          loadPaymentProviders: fromPromise<PaymentProvider[]>(async () => [COINPAYMENTS]),
+          loadPaymentActivity: fromPromise<PaymentActivity, { currencyCode: string }>(async () => activity([])),
+          requestDepositAddress: fromPromise<DepositAddress, DepositRequest>(async () => {
+            throw new ApiFailure(422, code);
+          }),
+          copyText: fromPromise<void, { text: string }>(async () => undefined),
+          liveEvents: fromCallback(() => undefined),
+        },
+      });
+      const actor = createActor(machine, { input: { currencyCode: 'LTC' } }).start();
+      await waitFor(actor, (s) => s.matches({ form: 'editing' }));
+      actor.send({ type: 'FIELD.CHANGE', field: 'amount', value: '0.5' });
+      actor.send({ type: 'SUBMIT' });
+      await waitFor(actor, (s) => s.matches({ form: 'editing' }) && s.context.errorCode !== null);
+      expect(actor.getSnapshot().context.errorCode).toBe(code);
+      actor.send({ type: 'FIELD.CHANGE', field: 'amount', value: '0.4' });
+      expect(actor.getSnapshot().context.errorCode).toBeNull();
+    },
+  );
+});

@@ -148,6 +148,19 @@ describe('withdrawMachine', () => {
     expect(actor.getSnapshot().context).toMatchObject({ errorCode: 'WITHDRAWAL_REQUEST_IN_PENDING', idempotencyKey: null });
   });
 
+  it.each(['MAXIMUM_WITHDRAW_AMOUNT_LIMIT', 'PAYMENT_PROVIDER_LIMITS_NOT_EXISTS'] as const)('shows the 422 %s the server answers', async (code) => {
+    const { actor, requests, fill } = run();
+    await flush();
+    fill('0.1');
+    actor.send({ type: 'SUBMIT' });
+    actor.send({ type: 'CONFIRM' });
+    await flush();
+    requests[0]!.answer.reject(new ApiFailure(422, code));
+    await flush();
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context).toMatchObject({ errorCode: code, idempotencyKey: null });
+  });
+
   it('shows the pending request until its settlement, then the form with a toast', async () => {
     const { actor, notices, live } = run({ activities: [{ deposits: [], withdrawals: [PENDING] }, { deposits: [], withdrawals: [FAILED] }] });
     await flush();
