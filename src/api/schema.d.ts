@@ -2328,7 +2328,8 @@ export interface paths {
          *     it could not be reached).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.decimals` finer than the
-         *     currency, ...); 404 NOT_FOUND (simulator off, or an address the simulator never issued);
+         *     currency, `amount.max` over the providers' per-call maximum (`ProviderAmount`), ...);
+         *     404 NOT_FOUND (simulator off, or an address the simulator never issued);
          *     415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["devChainTransfer"];
@@ -6447,7 +6448,7 @@ export interface operations {
             content: {
                 "application/json": {
                     address: components["schemas"]["CryptoAddress"];
-                    amount: components["schemas"]["Amount"];
+                    amount: components["schemas"]["ProviderAmount"];
                 };
             };
         };

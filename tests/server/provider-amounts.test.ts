@@ -83,6 +83,10 @@ describe('a signed deposit webhook', () => {
     expect(deposits!.n).toBe(0);
     expect(await ltcWallet(player.user.id as number)).toEqual({ available: '0', pending: '0' });
 
+    // The simulator's chain takes no transfer a webhook could not carry.
+    const sent = await server.call('devChainTransfer', { body: { address, amount: OVER } });
+    expect(refusal(sent)).toEqual([400, 'PLEASE_CHECK_REQUEST_DATA', [{ field: 'amount', code: 'amount.max' }]]);
+
     const largest = formatAmount(MAX_PROVIDER_AMOUNT);
     const taken = await signedWebhook({ type: 'deposit', txId: `max-${process.pid}`, address, currencyCode: 'LTC', amount: largest, confirmations: 6 });
     expect(taken.status, JSON.stringify(taken.body)).toBe(200);
