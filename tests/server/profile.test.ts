@@ -1,20 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPlayer, registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
-import { dimensionsOf, pngOfSize } from '../helpers/images.ts';
+import { dimensionsOf, pngChunk, pngOfSize } from '../helpers/images.ts';
 
 // ── Real file bytes, built here ─────────────────────────────────────────────────────────────────
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
 
 /** A valid 1x1 RGB PNG of the given colour. */
 function tinyPng(rgb: [number, number, number] = [255, 0, 0]): Buffer {
