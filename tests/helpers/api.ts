@@ -173,6 +173,16 @@ export async function latestLink(server: TestServer, to: string): Promise<string
   return link;
 }
 
+/** The seed's first game playable on a desktop, with its provider and the secret that signs its game-wallet calls. */
+export async function playableGame(server: TestServer): Promise<{ id: number; providerId: number; secret: string }> {
+  const [game] = await server.db.query<{ id: number; provider_id: number; wallet_secret: string }>(
+    `SELECT g.id::int AS id, g.provider_id::int AS provider_id, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
+     WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.id LIMIT 1`,
+  );
+  if (!game) throw new Error('the seed has no playable game');
+  return { id: game.id, providerId: game.provider_id, secret: game.wallet_secret };
+}
+
 export function tokenFrom(link: string): string {
   const token = new URL(link).searchParams.get('token');
   if (!token) throw new Error(`no token in ${link}`);

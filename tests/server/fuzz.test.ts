@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { HTTP_STATUS } from '../../server/http/status.ts';
 import { hmacSha256Hex } from '../../server/signatures.ts';
-import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import { playableGame, registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { checkResponse } from '../helpers/contract.ts';
 import { expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
@@ -323,16 +323,12 @@ beforeAll(async () => {
   server = await startTestServer({ RATE_LIMIT: 'off', HOUSE_WALLET_HOP: 'in-process', PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET });
   // Listening: the payment simulator calls the webhook where the server listens.
   await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const [game] = await server.db.query<{ id: number; wallet_secret: string }>(
-    `SELECT g.id::int AS id, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
-     WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.id LIMIT 1`,
-  );
-  if (!game) throw new Error('the seed has no playable game');
+  const game = await playableGame(server);
   const funded = await fundedPlayer(server, '5');
   const opened = await server.call('casinoInitGame', { token: funded.token, body: { gameId: game.id, currencyCode: 'LTC' } });
   if (opened.status !== 200) throw new Error(`no game session: ${JSON.stringify(opened.body)}`);
   live.session = opened.body.data.gameSession.sessionId as string;
-  live.gameSecret = game.wallet_secret;
+  live.gameSecret = game.secret;
   const [dice] = await server.db.query<{ id: number }>("SELECT id::int AS id FROM games WHERE identifier = 'house-dice'");
   if (dice) {
     known.push(String(dice.id));

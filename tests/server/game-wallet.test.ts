@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
 import { findTransactionByIdempotency, idempotency, postingRequestHash, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
-import { startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
+import { playableGame, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, type Player } from '../helpers/money.ts';
 
 /**
@@ -22,16 +22,12 @@ let demoGame: { id: number; secret: string };
 beforeAll(async () => {
   server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const [real] = await server.db.query<{ id: number; provider_id: number; wallet_secret: string }>(
-    `SELECT g.id, g.provider_id, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
-     WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.id LIMIT 1`,
-  );
+  game = await playableGame(server);
   const [demo] = await server.db.query<{ id: number; wallet_secret: string }>(
     `SELECT g.id, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
      WHERE g.active AND p.active AND g.has_demo ORDER BY g.id LIMIT 1`,
   );
-  if (!real || !demo) throw new Error('the seed has no playable game');
-  game = { id: real.id, providerId: real.provider_id, secret: real.wallet_secret };
+  if (!demo) throw new Error('the seed has no game with a demo');
   demoGame = { id: demo.id, secret: demo.wallet_secret };
 });
 afterAll(async () => server.close());

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSignedAmount } from '../../src/money.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
 import { segwitAddress } from '../../server/addresses.ts';
-import { registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
+import { playableGame, registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { chainTransfer, depositAddress, expectLedgerBalanced, ledgerTransactionCount, signedWebhook, walletOf, type Player } from '../helpers/money.ts';
 
 /**
@@ -27,12 +27,8 @@ let ltcId: number;
 beforeAll(async () => {
   server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET, RATE_LIMIT: 'false' });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const [real] = await server.db.query<{ id: number; wallet_secret: string }>(
-    `SELECT g.id, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
-     WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.id LIMIT 1`,
-  );
-  if (!real) throw new Error('the seed has no playable game');
-  game = { id: real.id, secret: real.wallet_secret };
+  const { id, secret } = await playableGame(server);
+  game = { id, secret };
   const offers = await server.db.query<{ id: number }>("SELECT id FROM bonuses WHERE active AND type IN ('joining', 'daily', 'deposit', 'loyalty') ORDER BY id");
   bonusIds = offers.map((offer) => offer.id);
   const [ltc] = await server.db.query<{ id: number }>("SELECT id FROM currencies WHERE code = 'LTC'");

@@ -4,7 +4,7 @@ import { postTransaction, systemAccount, transfer, verifyLedger, walletAccount }
 import { signWebhook } from '../../server/providers/payment.ts';
 import { formatAmount, MAX_PROVIDER_AMOUNT, MAX_STORABLE_UNITS, parseSignedAmount, PROVIDER_AMOUNT_PATTERN } from '../../src/money.ts';
 import { loadOpenApi } from '../../server/http/openapi.ts';
-import { registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
+import { playableGame, registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { depositAddress, expectLedgerBalanced, fundedPlayer, ledgerTransactionCount } from '../helpers/money.ts';
 
 /**
@@ -23,12 +23,8 @@ let game: { id: number; secret: string };
 beforeAll(async () => {
   server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: SECRET });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const [real] = await server.db.query<{ id: number; wallet_secret: string }>(
-    `SELECT g.id, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
-     WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.id LIMIT 1`,
-  );
-  if (!real) throw new Error('the seed has no playable game');
-  game = { id: real.id, secret: real.wallet_secret };
+  const { id, secret } = await playableGame(server);
+  game = { id, secret };
 });
 afterAll(async () => server.close());
 afterEach(() => expectLedgerBalanced(server));
