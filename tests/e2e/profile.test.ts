@@ -76,6 +76,17 @@ function png(size: number): Buffer {
   ]);
 }
 
+/** Fills the open address form with `street` in Lisboa, Portugal, and saves it. */
+async function saveAddress(on: Page, street: string) {
+  await on.getByLabel('Street address', { exact: true }).fill(street);
+  await on.getByLabel('City', { exact: true }).fill('Lisboa');
+  await on.getByLabel('Zip code', { exact: true }).fill('11000');
+  await on.getByLabel('Country', { exact: true }).locator('option', { hasText: 'Portugal' }).waitFor({ state: 'attached' });
+  await on.getByLabel('Country', { exact: true }).selectOption('PT');
+  await on.getByLabel('State', { exact: true }).selectOption('11');
+  await on.getByRole('button', { name: 'Save address' }).click();
+}
+
 const section = (name: string) => page.getByRole('button', { name, exact: true });
 
 async function openSection(name: string) {
@@ -143,13 +154,7 @@ it('adds an address, refuses the same one again, edits it and removes it after a
   const add = async () => {
     await page.getByRole('button', { name: 'Add address' }).click();
     await page.getByLabel('Label (Optional)').fill('Home');
-    await page.getByLabel('Street address', { exact: true }).fill('Rua Augusta 100');
-    await page.getByLabel('City', { exact: true }).fill('Lisboa');
-    await page.getByLabel('Zip code', { exact: true }).fill('11000');
-    await page.getByLabel('Country', { exact: true }).locator('option', { hasText: 'Portugal' }).waitFor({ state: 'attached' });
-    await page.getByLabel('Country', { exact: true }).selectOption('PT');
-    await page.getByLabel('State', { exact: true }).selectOption('11');
-    await page.getByRole('button', { name: 'Save address' }).click();
+    await saveAddress(page, 'Rua Augusta 100');
   };
   await add();
   await page.getByText('Rua Augusta 100, Lisboa, 11 11000, PT').waitFor();
@@ -199,13 +204,7 @@ it('says a player keeps at most 20 addresses when a 21st is saved', async () => 
   await toggle.click();
   await tab.getByText('Rua Augusta 20, Lisboa, 11 11000, PT').waitFor();
   await tab.getByRole('button', { name: 'Add address' }).click();
-  await tab.getByLabel('Street address', { exact: true }).fill('Rua Augusta 21');
-  await tab.getByLabel('City', { exact: true }).fill('Lisboa');
-  await tab.getByLabel('Zip code', { exact: true }).fill('11000');
-  await tab.getByLabel('Country', { exact: true }).locator('option', { hasText: 'Portugal' }).waitFor({ state: 'attached' });
-  await tab.getByLabel('Country', { exact: true }).selectOption('PT');
-  await tab.getByLabel('State', { exact: true }).selectOption('11');
-  await tab.getByRole('button', { name: 'Save address' }).click();
+  await saveAddress(tab, 'Rua Augusta 21');
   await tab.getByRole('alert').filter({ hasText: 'You have reached the maximum number of addresses' }).waitFor();
   await tab.getByRole('button', { name: 'Cancel' }).click();
   expect(await tab.locator('[data-section="addresses"]').getByRole('listitem').count()).toBe(20);
