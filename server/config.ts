@@ -44,6 +44,10 @@ export interface Config {
   paymentWebhookSecret: string | null;
   /** The payment simulator mines a block (one more confirmation for each open transfer) this often; null: off. */
   simulatorBlockMs: number | null;
+  /** How often the server reconciles withdrawals left pending with the provider (server/domain/reconcile.ts); 0: never. */
+  reconcileIntervalSeconds: number;
+  /** A withdrawal is asked about once it has been pending this long without news. */
+  reconcileAfterSeconds: number;
   /**
    * How the house games reach the game wallet: `http` (the default), over the network to where this server
    * listens, as an outside provider does; `in-process`, the same signed call handed to the server's own
@@ -209,6 +213,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ...paymentSettings(env),
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || null,
     simulatorBlockMs: env.SIMULATOR_BLOCK_MS ? positiveInt('SIMULATOR_BLOCK_MS', env.SIMULATOR_BLOCK_MS, 1) : null,
+    reconcileIntervalSeconds: env.RECONCILE_INTERVAL_SECONDS === '0' ? 0 : positiveInt('RECONCILE_INTERVAL_SECONDS', env.RECONCILE_INTERVAL_SECONDS, 60),
+    reconcileAfterSeconds: positiveInt('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 600),
     houseWalletHop: houseWalletHop(env.HOUSE_WALLET_HOP),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };

@@ -8,6 +8,7 @@ import { seedReferenceData } from './db/seed.ts';
 import { DEMO_PLAYER, ensureDemoPlayer } from './domain/demo.ts';
 import { createContext } from './context-factory.ts';
 import { buildApp } from './app.ts';
+import { startReconciliation } from './domain/reconcile.ts';
 import type { Db } from './db/db.ts';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -21,12 +22,14 @@ let closing = false;
 let lock: DataDirLock | null = null;
 let db: Db | null = null;
 let app: App | null = null;
+let reconciliation: { stop: () => Promise<void> } | null = null;
 
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
   console.log(`${signal}: shutting down`);
   try {
+    await reconciliation?.stop();
     await app?.close();
     await db?.close();
   } catch (error) {
@@ -80,6 +83,13 @@ async function main(): Promise<void> {
   if (closing) return;
 
   await server.listen({ port: config.port, host: config.host });
+  // Withdrawals left pending without news are asked about at the provider (RECONCILE_INTERVAL_SECONDS).
+  if (config.reconcileIntervalSeconds > 0) {
+    reconciliation = startReconciliation(ctx, config.reconcileIntervalSeconds * 1000, (message, error) => {
+      if (error === undefined) console.log(message);
+      else console.warn(message, error instanceof Error ? error.message : error);
+    });
+  }
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${join(config.dataDir, 'pglite')}`;
   console.log(`Casino running at http://localhost:${config.port} (API at /api/v1, database: ${where})`);
   if (config.simulator) {

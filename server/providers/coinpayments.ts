@@ -11,6 +11,7 @@ import {
   type ProviderNotification,
   type SpendRequest,
   type SpendRequestInput,
+  type SpendRequestState,
   type WebhookRequest,
 } from './payment.ts';
 
@@ -33,6 +34,9 @@ import {
  *   POST .../wallets/{walletIdStr}/spend/confirmation with that id, which publishes it.
  *   Spends are reported to the wallet's webhook URL (PUT .../wallets/{walletIdStr}/webhook), which the
  *   adapter points at the server before the first spend request of each wallet.
+ * - Where a spend stands: GET .../wallets/{walletIdStr}/transaction?spendRequestId=... ("Get wallet
+ *   transaction": the first spending transaction of that spend request, as a wallet transaction with
+ *   transactionStatus and txHash); a 404 means no transaction was made of it (never confirmed).
  * - Webhooks carry the same three headers, signed the same way over POST + the URL they were sent to +
  *   client id + timestamp + raw body. Their body is the wallet transaction (walletId, address,
  *   transactionId, txHash, spendRequestId, transactionType, amount, symbol, confirmations, ...).
@@ -62,6 +66,14 @@ export interface CoinPaymentsWebhookBody {
   requiredConfirmations?: number;
   /** Not among the documented fields: read when present, to recognise a spend that failed. */
   status?: string;
+}
+
+/** A wallet transaction as "Get wallet transaction" answers it (the fields the casino reads). */
+interface CoinPaymentsWalletTransaction {
+  id?: string;
+  spendRequestId?: string | null;
+  transactionStatus?: string;
+  txHash?: string | null;
 }
 
 /** The payload is signed and well-formed but tells nothing the casino acts on, or lacks what it needs. */
@@ -168,30 +180,32 @@ export function createCoinPaymentsProvider(options: CoinPaymentsOptions): CoinPa
     return wallet;
   }
 
-  /** One signed call; answers the parsed JSON body of a 2xx, throws PaymentProviderError otherwise. */
-  async function call(method: 'POST' | 'PUT', path: string, body: unknown): Promise<unknown> {
+  /** One signed request (a GET has no body, and an empty one is signed); its status and text. */
+  async function send(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; text: string }> {
     const url = `${apiUrl}${path}`;
-    const payload = JSON.stringify(body);
+    const payload = body === undefined ? '' : JSON.stringify(body);
     const timestamp = coinPaymentsTimestamp(wallClock());
-    let status: number;
-    let text: string;
     try {
       const response = await fetch(url, {
         method,
         headers: {
-          'content-type': 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           'X-CoinPayments-Client': clientId,
           'X-CoinPayments-Timestamp': timestamp,
           'X-CoinPayments-Signature': coinPaymentsSignature(clientSecret, { method, url, clientId, timestamp, body: payload }),
         },
-        body: payload,
+        ...(body === undefined ? {} : { body: payload }),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      status = response.status;
-      text = await response.text();
+      return { status: response.status, text: await response.text() };
     } catch (error) {
       throw new PaymentProviderError('unavailable', `CoinPayments ${method} ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** One signed call; answers the parsed JSON body of a 2xx, throws PaymentProviderError otherwise. */
+  async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<unknown> {
+    const { status, text } = await send(method, path, body);
     if (status < 200 || status >= 300) {
       throw new PaymentProviderError(failureOf(status, text), `CoinPayments ${method} ${path} answered ${status}: ${text.slice(0, 500)}`);
     }
@@ -201,6 +215,13 @@ export function createCoinPaymentsProvider(options: CoinPaymentsOptions): CoinPa
     } catch {
       throw new PaymentProviderError('rejected', `CoinPayments ${method} ${path} answered ${status} with a body that is not JSON`);
     }
+  }
+
+  /** The wallet and CoinPayments' own id of an adapter spend request id (`<currency code>:<spendRequestId>`). */
+  function spendParts(spendRequestId: string): { walletId: string; id: string } {
+    const split = spendRequestId.indexOf(':');
+    if (split <= 0) throw new PaymentProviderError('rejected', `not a CoinPayments spend request id: ${spendRequestId}`);
+    return { walletId: walletFor(spendRequestId.slice(0, split)).walletId, id: spendRequestId.slice(split + 1) };
   }
 
   function stringField(answer: unknown, name: string, what: string): string {
@@ -256,12 +277,35 @@ export function createCoinPaymentsProvider(options: CoinPaymentsOptions): CoinPa
     },
 
     async confirmSpendRequest(spendRequestId: string): Promise<void> {
-      const split = spendRequestId.indexOf(':');
-      if (split <= 0) throw new PaymentProviderError('rejected', `not a CoinPayments spend request id: ${spendRequestId}`);
-      const wallet = walletFor(spendRequestId.slice(0, split));
-      await call('POST', `/api/v2/merchant/wallets/${encodeURIComponent(wallet.walletId)}/spend/confirmation`, {
-        spendRequestId: spendRequestId.slice(split + 1),
-      });
+      const spend = spendParts(spendRequestId);
+      await call('POST', `/api/v2/merchant/wallets/${encodeURIComponent(spend.walletId)}/spend/confirmation`, { spendRequestId: spend.id });
+    },
+
+    async spendRequestState(spendRequestId: string): Promise<SpendRequestState> {
+      const spend = spendParts(spendRequestId);
+      const path = `/api/v2/merchant/wallets/${encodeURIComponent(spend.walletId)}/transaction?spendRequestId=${encodeURIComponent(spend.id)}`;
+      const { status, text } = await send('GET', path);
+      // No transaction of this spend request: it was never confirmed (or expired unconfirmed).
+      if (status === 404) return { state: 'unknown' };
+      if (status < 200 || status >= 300) {
+        throw new PaymentProviderError(failureOf(status, text), `CoinPayments GET ${path} answered ${status}: ${text.slice(0, 500)}`);
+      }
+      let answer: unknown;
+      try {
+        answer = text.trim() === '' ? null : (JSON.parse(text) as unknown);
+      } catch {
+        throw new PaymentProviderError('rejected', `CoinPayments GET ${path} answered ${status} with a body that is not JSON`);
+      }
+      // Documented as one transaction, its schema as a list of them: either is read.
+      const candidates = (Array.isArray(answer) ? answer : [answer]).filter(
+        (item): item is CoinPaymentsWalletTransaction => typeof item === 'object' && item !== null,
+      );
+      const transaction = candidates.find((item) => item.spendRequestId === spend.id) ?? candidates.find((item) => !item.spendRequestId);
+      if (!transaction) return { state: 'unknown' };
+      if (typeof transaction.transactionStatus === 'string' && FAILED_STATUS.test(transaction.transactionStatus)) return { state: 'failed' };
+      // Published on chain: the coins have left the wallet.
+      if (typeof transaction.txHash === 'string' && transaction.txHash !== '') return { state: 'sent', txId: transaction.txHash };
+      return { state: 'pending' };
     },
 
     parseWebhook(request: WebhookRequest): ProviderNotification {

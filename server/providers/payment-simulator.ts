@@ -14,6 +14,7 @@ import {
   type PaymentProvider,
   type SpendRequest,
   type SpendRequestInput,
+  type SpendRequestState,
   type WebhookRequest,
   type WithdrawalOutcome,
 } from './payment.ts';
@@ -97,6 +98,8 @@ export interface SimulatorPaymentProvider extends PaymentProvider {
    * acted): the caller sees 'unavailable' although the payout goes ahead.
    */
   loseNextConfirmationAnswer(): void;
+  /** The next confirmation never reaches the provider (lost on the way): the caller sees 'unavailable' and nothing happens. */
+  dropNextConfirmation(): void;
 }
 
 export interface SimulatorOptions {
@@ -210,6 +213,7 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
   let mining: Promise<unknown> | null = null;
   let online = true;
   let loseConfirmationAnswer = false;
+  let dropConfirmation = false;
 
   function assertOnline(): void {
     if (!online) throw new PaymentProviderError('unavailable', 'the payment simulator is offline');
@@ -352,6 +356,10 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
 
     async confirmSpendRequest(spendRequestId: string): Promise<void> {
       assertOnline();
+      if (dropConfirmation) {
+        dropConfirmation = false;
+        throw new PaymentProviderError('unavailable', 'the confirmation timed out');
+      }
       await db.transaction(async (tx) => {
         const payout = await maybeOne<PayoutRow>(tx, `SELECT ${PAYOUT_COLUMNS} FROM simulator_payouts WHERE spend_request_id = $1 FOR UPDATE`, [
           spendRequestId,
@@ -373,6 +381,26 @@ export function createSimulatorPaymentProvider(options: SimulatorOptions): Simul
 
     loseNextConfirmationAnswer() {
       loseConfirmationAnswer = true;
+    },
+
+    dropNextConfirmation() {
+      dropConfirmation = true;
+    },
+
+    async spendRequestState(spendRequestId: string): Promise<SpendRequestState> {
+      assertOnline();
+      const payout = await maybeOne<PayoutRow>(db, `SELECT ${PAYOUT_COLUMNS} FROM simulator_payouts WHERE spend_request_id = $1`, [spendRequestId]);
+      switch (payout?.status) {
+        case 'confirmed':
+          return { state: 'pending' };
+        case 'sent':
+          return payout.tx_id ? { state: 'sent', txId: payout.tx_id } : { state: 'sent' };
+        case 'failed':
+          return { state: 'failed' };
+        default:
+          // Never heard of, or priced and never confirmed: nothing was drawn from the hot wallet.
+          return { state: 'unknown' };
+      }
     },
 
     async settlePayout(spendRequestId: string, outcome: WithdrawalOutcome): Promise<SimulatorPayout> {

@@ -85,6 +85,14 @@ export interface SpendRequest {
   spendRequestId: string;
 }
 
+/**
+ * Where a spend request stands at the provider, when asked (the reconciliation, server/domain/reconcile.ts):
+ * `pending`: confirmed, not yet sent or failed; `sent`: on chain (with its transaction id when told);
+ * `failed`: the payout failed and nothing left; `unknown`: the provider has no confirmed payout of it (the
+ * confirmation never reached it, or it expired unconfirmed).
+ */
+export type SpendRequestState = { state: 'pending' } | { state: 'sent'; txId?: string } | { state: 'failed' } | { state: 'unknown' };
+
 /** Why the provider refused or could not take a request; mapped to the contract's codes by the caller. */
 export type PaymentProviderFailure =
   /** Unreachable, timed out or answered 5xx: nothing is known to have happened (502 COIN_PAYMENTS_SERVER_ERROR). */
@@ -132,6 +140,8 @@ export interface PaymentProvider {
   createSpendRequest(request: SpendRequestInput): Promise<SpendRequest>;
   /** Withdrawal step two: confirms the spend request; the outcome arrives by webhook. Throws {@link PaymentProviderError}. */
   confirmSpendRequest(spendRequestId: string): Promise<void>;
+  /** Asks where a spend request stands (its webhook may never have come). Throws {@link PaymentProviderError}. */
+  spendRequestState(spendRequestId: string): Promise<SpendRequestState>;
   /**
    * Verifies a webhook's signature and reads its notification. Throws {@link WebhookSignatureError} when
    * the signature does not match; nothing may be trusted (or changed) before this returns.

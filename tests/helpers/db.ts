@@ -68,6 +68,11 @@ export async function secondConnection(db: Db): Promise<Db> {
   return { ...db, kind: db.kind, query: db.query.bind(db), transaction: db.transaction.bind(db), exec: db.exec.bind(db), listen: db.listen.bind(db), close: async () => undefined };
 }
 
+/** The connection URL of a PostgreSQL test database (for a process of its own to open it); undefined on PGlite. */
+export function postgresUrlOf(db: Db): string | undefined {
+  return urls.get(db);
+}
+
 async function createPostgresDb(adminUrl: string): Promise<Db> {
   const name = `casino_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
