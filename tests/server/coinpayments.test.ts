@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { verifyLedger } from '../../server/domain/ledger.ts';
+import { reconcileWithdrawals } from '../../server/domain/reconcile.ts';
 import { segwitAddress } from '../../server/addresses.ts';
 import { CoinPaymentsWebhookError, createCoinPaymentsProvider, type CoinPaymentsProvider } from '../../server/providers/coinpayments.ts';
 import { PaymentProviderError, WebhookSignatureError, type PaymentProviderFailure } from '../../server/providers/payment.ts';
@@ -86,7 +87,7 @@ class FakeCoinPayments {
       req.headers['x-coinpayments-client'] !== CLIENT_ID && 'client header',
       !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(timestamp) && 'timestamp format',
       Math.abs(Date.parse(`${timestamp}Z`) - Date.now()) > 60_000 && 'timestamp not now',
-      !String(req.headers['content-type']).startsWith('application/json') && 'content type',
+      raw !== '' && !String(req.headers['content-type']).startsWith('application/json') && 'content type',
       req.headers['x-coinpayments-signature'] !== sign(CLIENT_SECRET, method, `${this.url}${path}`, timestamp, raw) && 'signature',
     ].filter(Boolean);
     if (problems.length > 0) {
@@ -212,6 +213,33 @@ describe('CoinPayments requests', () => {
     expect(await failureOf(closed.createDepositAddress({ walletId: 7, currencyCode: 'LTC', network: 'Litecoin', webhookUrl: WEBHOOK_URL }))).toBe(
       'unavailable',
     );
+  });
+
+  it('reads where a spend request stands from its wallet transaction: sent, under way, failed, unknown', async () => {
+    const provider = adapter();
+    const exchange = fixture('wallet-transaction');
+    const id = 'LTC:448c1624-98e7-43c9-85f4-75ed0c97a8bb';
+    const body = exchange.response.body as Record<string, unknown>;
+    fake.expectExchange(exchange);
+    expect(await provider.spendRequestState(id)).toEqual({ state: 'sent', txId: body.txHash });
+    // A signed GET without a body, the query in the signed URL.
+    expect(fake.received.at(-1)).toEqual(exchange.request);
+    const path = exchange.request.path;
+    fake.reply('GET', path, { status: 200, body: { ...body, txHash: null, transactionStatus: 'Pending', confirmations: 0 } });
+    expect(await provider.spendRequestState(id)).toEqual({ state: 'pending' });
+    fake.reply('GET', path, { status: 200, body: { ...body, txHash: null, transactionStatus: 'Failed' } });
+    expect(await provider.spendRequestState(id)).toEqual({ state: 'failed' });
+    // The schema's list form is read too.
+    fake.reply('GET', path, { status: 200, body: [body] });
+    expect(await provider.spendRequestState(id)).toEqual({ state: 'sent', txId: body.txHash });
+    // No transaction of it: never confirmed.
+    fake.reply('GET', path, { status: 404, body: { title: 'Not Found', status: 404 } });
+    expect(await provider.spendRequestState(id)).toEqual({ state: 'unknown' });
+    fake.reply('GET', path, { status: 503 }, 'reset');
+    expect(await failureOf(provider.spendRequestState(id))).toBe('unavailable');
+    expect(await failureOf(provider.spendRequestState(id))).toBe('unavailable');
+    fake.reply('GET', path, fixture<{ status: number; body: unknown }>('error-forbidden'));
+    expect(await failureOf(provider.spendRequestState(id))).toBe('rejected');
   });
 
   it('is refused by CoinPayments when signed with the wrong secret', async () => {
@@ -483,6 +511,39 @@ describe('the server with CoinPayments selected', () => {
     expect(await ltcWallet(player)).toEqual({ available: formatAmount(parseAmount('0.25') - parseAmount(fee)), pending: '0' });
     const replay = await webhook(spend, webhookUrl);
     expect(replay.body.data.withdrawal).toMatchObject({ status: 'completed', changed: false });
+  });
+
+  it('completes a withdrawal whose confirmation went unanswered when the reconciliation finds its spend on chain', async () => {
+    const address = 'LTwBUpAyGaBPrPh4yQGc1FBn7K2CeFaNWw';
+    const { player, webhookUrl } = await playerWithAddress(address);
+    const receive = { ...fixture<Record<string, unknown>>('webhook-receive'), address, transactionId: 'e2e-receive-3', confirmations: 6 };
+    expect((await webhook(receive, webhookUrl)).body.data.deposit.status).toBe('credited');
+    const destination = segwitAddress('ltc', 0, new Uint8Array(20).fill(9));
+    const wallet = `/api/v2/merchant/wallets/${LTC_WALLET}`;
+    fake.reply('PUT', `${wallet}/webhook`, { status: 200 });
+    fake.reply('POST', `${wallet}/spend/request`, { status: 202, body: { ...fixture('spend-request').response.body!, spendRequestId: 'e2e-spend-2' } });
+    // The confirmation's answer never comes back (CoinPayments may have acted on it).
+    fake.reply('POST', `${wallet}/spend/confirmation`, 'reset');
+    const sent = await server.call('paymentWithdraw', { token: player.token, body: { amount: '0.25', address: destination, currencyCode: 'LTC' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.data).toMatchObject({ spendRequestId: 'LTC:e2e-spend-2', status: 'pending' });
+    const fee = sent.body.data.fee as string;
+
+    server.clock.advance(11 * 60 * 1000);
+    const transaction = fixture('wallet-transaction');
+    const txHash = 'b'.repeat(64);
+    fake.reply('GET', `${wallet}/transaction?spendRequestId=e2e-spend-2`, {
+      status: 200,
+      body: { ...(transaction.response.body as Record<string, unknown>), spendRequestId: 'e2e-spend-2', txHash },
+    });
+    const outcomes = await reconcileWithdrawals(server.ctx);
+    expect(outcomes).toEqual([{ withdrawalId: expect.any(Number), spendRequestId: 'LTC:e2e-spend-2', providerState: 'sent', result: 'completed' }]);
+    expect(await ltcWallet(player)).toEqual({ available: formatAmount(parseAmount('0.25') - parseAmount(fee)), pending: '0' });
+    // Its webhook, late: nothing moves.
+    const count = await ledgerTransactionCount();
+    const spend = { ...fixture<Record<string, unknown>>('webhook-spend'), address: destination, spendRequestId: 'e2e-spend-2', txHash };
+    expect((await webhook(spend, webhookUrl)).body.data.withdrawal).toMatchObject({ status: 'completed', txId: txHash, changed: false });
+    expect(await ledgerTransactionCount()).toBe(count);
   });
 
   it('answers ignored for notifications the casino does not use', async () => {
