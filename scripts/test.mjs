@@ -90,6 +90,7 @@ const POSTGRESQL_FILES = [
   'activity', // deposits and withdrawals in flight or ended within a day: time windows and an optional typed filter
   'bonuses', // claims, wagering, forfeits and expiry moving money
   'catalogue-queries', // the listing's plans at 10,000 games, its counts kept by triggers under concurrent changes
+  'deposit-limits-credit', // deposits over a deposit limit held apart, released as time windows pass, withdrawn
   'deposits', // webhooks crediting a wallet once, replays, a restart
   'documents', // two uploads at once for one player
   'events', // live updates announced by the database: two server instances, each with its own LISTEN connection

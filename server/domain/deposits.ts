@@ -12,6 +12,7 @@ import { applyDepositBonus } from './bonuses.ts';
 import { getSettings } from './common.ts';
 import { currencyStep, idempotency, postTransaction, systemAccount, transfer, walletAccount, type LedgerTransaction } from './ledger.ts';
 import { currentLimit, LIMIT_PERIOD_MS } from './limits.ts';
+import { depositedSince, depositRoom, LIMITS_CURRENCY, lockDepositLimits, releaseHeldInTransaction } from './held-deposits.ts';
 import { paymentTarget, providerFailureError, webhookUrl, type PaymentCurrency } from './payments.ts';
 
 /**
@@ -31,8 +32,7 @@ import { paymentTarget, providerFailureError, webhookUrl, type PaymentCurrency }
 
 export type DepositStatus = 'pending' | 'credited' | 'below_minimum';
 
-/** Deposit limits are kept in LTC (server/http/responsible-gambling.ts); other currencies are not converted. */
-export const LIMITS_CURRENCY = 'LTC';
+export { LIMITS_CURRENCY } from './held-deposits.ts';
 
 export interface DepositAddressView {
   address: string;
@@ -43,17 +43,6 @@ export interface DepositAddressView {
   confirmations: number;
 }
 
-/** The player's deposits credited since `since`, in units. */
-async function creditedSince(db: Queryable, userId: number, currencyId: number, since: Date): Promise<bigint> {
-  const row = await one<{ total: string }>(
-    db,
-    `SELECT coalesce(sum(amount), 0) AS total FROM deposits
-     WHERE user_id = $1 AND currency_id = $2 AND status = 'credited' AND credited_at > $3`,
-    [userId, currencyId, since],
-  );
-  return parseSignedAmount(row.total);
-}
-
 /** Refuses a deposit that would take the player past a deposit limit (rolling day, week and month). */
 async function assertWithinDepositLimits(ctx: AppContext, userId: number, currency: PaymentCurrency, amount: bigint): Promise<void> {
   if (currency.code !== LIMITS_CURRENCY) return;
@@ -61,7 +50,7 @@ async function assertWithinDepositLimits(ctx: AppContext, userId: number, curren
   for (const period of LIMIT_PERIODS) {
     const limit = await currentLimit(ctx.db, userId, 'deposit', period, now);
     if (limit === null) continue;
-    const deposited = await creditedSince(ctx.db, userId, currency.id, new Date(now.getTime() - LIMIT_PERIOD_MS[period]));
+    const deposited = await depositedSince(ctx.db, userId, currency.id, new Date(now.getTime() - LIMIT_PERIOD_MS[period]));
     if (deposited + amount > limit) throw new DomainError('DEPOSIT_LIMIT_EXCEED');
   }
 }
@@ -311,11 +300,26 @@ export async function applyDepositNotification(ctx: AppContext, provider: string
       pendingId = posted.transaction.id;
       changed = true;
     }
+    let heldPart = 0n;
     if (status === 'pending' && confirmations >= required) {
+      // Deposit limits apply at credit (server/domain/held-deposits.ts): held money already waiting is
+      // released first, then the part of this deposit over the limits goes to the held balance.
+      await lockDepositLimits(tx, deposit.user_id);
+      await releaseHeldInTransaction(tx, deposit.user_id, now);
+      const room = await depositRoom(tx, deposit.user_id, deposit.currency_id, target.code, now);
+      heldPart = room === null || room >= amount ? 0n : amount - room;
+      const fits = amount - heldPart;
       const posted = await postTransaction(tx, {
         kind: 'deposit.credit',
         at: now,
-        legs: transfer(wallet('pending'), wallet('available'), amount),
+        legs:
+          heldPart === 0n
+            ? transfer(wallet('pending'), wallet('available'), amount)
+            : [
+                { account: wallet('pending'), amount: -amount },
+                ...(fits > 0n ? [{ account: wallet('available'), amount: fits }] : []),
+                { account: walletAccount(deposit.wallet_id, 'held'), amount: heldPart },
+              ],
         idempotency: idempotency.deposit(provider, `${notification.txId}:credit`),
         visible: { walletId: deposit.wallet_id, type: 'deposit', actionType: 'deposit', status: 'completed', amount },
         relatedTransactionId: pendingId,
@@ -325,14 +329,17 @@ export async function applyDepositNotification(ctx: AppContext, provider: string
       creditedAt = now;
       changed = true;
       await notifyPlayer(tx, deposit.user_id, ...depositCreditedNotice(amount, target.code), now);
-      await onDepositCredited(tx, {
-        depositId: deposit.id,
-        userId: deposit.user_id,
-        walletId: deposit.wallet_id,
-        currencyId: deposit.currency_id,
-        amount,
-        credit: posted.transaction,
-      });
+      // A deposit bonus matches the part credited as playable; a deposit held whole funds none.
+      if (fits > 0n) {
+        await onDepositCredited(tx, {
+          depositId: deposit.id,
+          userId: deposit.user_id,
+          walletId: deposit.wallet_id,
+          currencyId: deposit.currency_id,
+          amount: fits,
+          credit: posted.transaction,
+        });
+      }
     }
     if (status === 'below_minimum' && settledId === null && confirmations >= required) {
       const posted = await postTransaction(tx, {
@@ -347,8 +354,8 @@ export async function applyDepositNotification(ctx: AppContext, provider: string
     if (changed) {
       await tx.query(
         `UPDATE deposits SET confirmations = $2, status = $3, pending_transaction_id = $4, settled_transaction_id = $5,
-           credited_at = coalesce(credited_at, $6), updated_at = $7 WHERE id = $1`,
-        [deposit.id, confirmations, status, pendingId, settledId, creditedAt, now],
+           credited_at = coalesce(credited_at, $6), updated_at = $7, held_amount = held_amount + $8 WHERE id = $1`,
+        [deposit.id, confirmations, status, pendingId, settledId, creditedAt, now, formatAmount(heldPart)],
       );
     }
     return {

@@ -34,7 +34,7 @@ export type TransactionDto = components['schemas']['Transaction'];
 // Accounts
 
 /** A player's accounts, one of each per wallet; their balances are cached in the wallet's columns. */
-export const WALLET_ACCOUNT_KINDS = ['available', 'pending', 'bonus'] as const;
+export const WALLET_ACCOUNT_KINDS = ['available', 'pending', 'bonus', 'held'] as const;
 export type WalletAccountKind = (typeof WALLET_ACCOUNT_KINDS)[number];
 
 /**
@@ -555,23 +555,24 @@ async function write(tx: Queryable, posting: Posting, legs: readonly NetLeg[], h
   const changes = new Map<number, WalletBalances>();
   for (const leg of resolved) {
     if (!isWalletAccount(leg.ref)) continue;
-    const change = changes.get(leg.ref.walletId) ?? { available: 0n, pending: 0n, bonus: 0n };
+    const change = changes.get(leg.ref.walletId) ?? { available: 0n, pending: 0n, bonus: 0n, held: 0n };
     change[leg.ref.kind] += leg.amount;
     changes.set(leg.ref.walletId, change);
   }
   const after = new Map<number, WalletBalances>();
   for (const walletId of [...changes.keys()].sort((a, b) => a - b)) {
-    const change = changes.get(walletId) ?? { available: 0n, pending: 0n, bonus: 0n };
-    const params = [walletId, formatFixed(change.available), formatFixed(change.pending), formatFixed(change.bonus)];
+    const change = changes.get(walletId) ?? { available: 0n, pending: 0n, bonus: 0n, held: 0n };
+    const params = [walletId, formatFixed(change.available), formatFixed(change.pending), formatFixed(change.bonus), formatFixed(change.held)];
     const row = await maybeOne<Record<WalletAccountKind, string>>(
       tx,
-      `UPDATE wallets SET available = available + $2::numeric, pending = pending + $3::numeric, bonus = bonus + $4::numeric
-       WHERE id = $1 AND available + $2::numeric >= 0 AND pending + $3::numeric >= 0 AND bonus + $4::numeric >= 0
-       RETURNING available, pending, bonus`,
+      `UPDATE wallets SET available = available + $2::numeric, pending = pending + $3::numeric, bonus = bonus + $4::numeric,
+         held = held + $5::numeric
+       WHERE id = $1 AND available + $2::numeric >= 0 AND pending + $3::numeric >= 0 AND bonus + $4::numeric >= 0 AND held + $5::numeric >= 0
+       RETURNING available, pending, bonus, held`,
       params,
     );
     if (!row) {
-      const current = await one<Record<WalletAccountKind, string>>(tx, 'SELECT available, pending, bonus FROM wallets WHERE id = $1', [walletId]);
+      const current = await one<Record<WalletAccountKind, string>>(tx, 'SELECT available, pending, bonus, held FROM wallets WHERE id = $1', [walletId]);
       for (const kind of WALLET_ACCOUNT_KINDS) {
         const balance = parseSignedAmount(current[kind]);
         if (balance + change[kind] < 0n) throw new InsufficientBalanceError(walletId, kind, balance, change[kind]);
@@ -582,6 +583,7 @@ async function write(tx: Queryable, posting: Posting, legs: readonly NetLeg[], h
       available: parseSignedAmount(row.available),
       pending: parseSignedAmount(row.pending),
       bonus: parseSignedAmount(row.bonus),
+      held: parseSignedAmount(row.held),
     });
   }
 
@@ -758,10 +760,10 @@ export async function verifyLedger(db: Queryable): Promise<LedgerCheckReport> {
     `WITH sums AS (SELECT account_id, sum(amount) AS total FROM ledger_entries GROUP BY account_id),
      balances AS (
        SELECT w.id AS wallet_id, w.user_id, c.code, k.kind, a.id AS account_id,
-         CASE k.kind WHEN 'available' THEN w.available WHEN 'pending' THEN w.pending ELSE w.bonus END AS cached,
+         CASE k.kind WHEN 'available' THEN w.available WHEN 'pending' THEN w.pending WHEN 'held' THEN w.held ELSE w.bonus END AS cached,
          coalesce(s.total, 0) AS total
        FROM wallets w JOIN currencies c ON c.id = w.currency_id
-       CROSS JOIN (VALUES ('available'), ('pending'), ('bonus')) AS k(kind)
+       CROSS JOIN (VALUES ('available'), ('pending'), ('bonus'), ('held')) AS k(kind)
        LEFT JOIN ledger_accounts a ON a.wallet_id = w.id AND a.kind = k.kind
        LEFT JOIN sums s ON s.account_id = a.id
      )
@@ -787,9 +789,9 @@ export async function verifyLedger(db: Queryable): Promise<LedgerCheckReport> {
      HAVING t.after_balance - t.before_balance <> coalesce(sum(e.amount) FILTER (WHERE a.wallet_id = t.wallet_id AND a.kind = 'available'), 0)
      ORDER BY t.id`,
   );
-  const playerTotals = await db.query<{ id: number; code: string; available: string; pending: string; bonus: string }>(
+  const playerTotals = await db.query<{ id: number; code: string; available: string; pending: string; bonus: string; held: string }>(
     `SELECT c.id, c.code, coalesce(sum(w.available), 0) AS available, coalesce(sum(w.pending), 0) AS pending,
-       coalesce(sum(w.bonus), 0) AS bonus
+       coalesce(sum(w.bonus), 0) AS bonus, coalesce(sum(w.held), 0) AS held
      FROM currencies c LEFT JOIN wallets w ON w.currency_id = c.id GROUP BY c.id, c.code, c.sort_order ORDER BY c.sort_order, c.id`,
   );
   const systemTotals = await db.query<{ currency_id: number; kind: SystemAccountKind; total: string }>(
@@ -820,7 +822,9 @@ export async function verifyLedger(db: Queryable): Promise<LedgerCheckReport> {
     for (const s of systemTotals) if (s.currency_id === row.id) system[s.kind] = parseSignedAmount(s.total);
     return {
       currencyCode: row.code,
-      players: { available: parseSignedAmount(row.available), pending: parseSignedAmount(row.pending), bonus: parseSignedAmount(row.bonus) },
+      players: { available: parseSignedAmount(row.available), pending: parseSignedAmount(row.pending), bonus: parseSignedAmount(row.bonus),
+        held: parseSignedAmount(row.held),
+      },
       system,
     };
   });

@@ -194,7 +194,8 @@ export type LimitUsage = Record<LimitKind, Record<LimitPeriod, string>>;
 
 /**
  * What each limit counts in its rolling windows up to now, in `currencyCode` (the limits' currency), as
- * the money operations reckon it when they enforce the limits (deposits.ts: deposits credited;
+ * the money operations reckon it when they enforce the limits (held-deposits.ts: deposits credited less
+ * their held part, and held money released;
  * game-wallet.ts: stakes less rolled-back bets, and wins with free spins less rolled-back wins). A loss is
  * stakes less wins, shown as 0 when the player is ahead.
  */
@@ -203,12 +204,19 @@ export async function limitUsage(db: Queryable, userId: number, currencyCode: st
   const windows = [since('daily'), since('weekly'), since('monthly')];
   const deposits = await one<Record<string, string>>(
     db,
-    `SELECT
-       coalesce(sum(d.amount) FILTER (WHERE d.credited_at > $2), 0) AS daily,
-       coalesce(sum(d.amount) FILTER (WHERE d.credited_at > $3), 0) AS weekly,
-       coalesce(sum(d.amount), 0) AS monthly
-     FROM deposits d JOIN currencies c ON c.id = d.currency_id
-     WHERE d.user_id = $1 AND c.code = $5 AND d.status = 'credited' AND d.credited_at > $4`,
+    `WITH counted AS (
+       SELECT d.amount - d.held_amount AS amount, d.credited_at AS at
+       FROM deposits d JOIN currencies c ON c.id = d.currency_id
+       WHERE d.user_id = $1 AND c.code = $5 AND d.status = 'credited' AND d.credited_at > $4
+       UNION ALL
+       SELECT r.amount, r.released_at FROM deposit_releases r JOIN currencies c ON c.id = r.currency_id
+       WHERE r.user_id = $1 AND c.code = $5 AND r.released_at > $4
+     )
+     SELECT
+       coalesce(sum(amount) FILTER (WHERE at > $2), 0) AS daily,
+       coalesce(sum(amount) FILTER (WHERE at > $3), 0) AS weekly,
+       coalesce(sum(amount), 0) AS monthly
+     FROM counted`,
     [userId, ...windows, currencyCode],
   );
   const play = await one<Record<string, string>>(

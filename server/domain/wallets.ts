@@ -10,12 +10,13 @@ interface WalletRow {
   available: string;
   pending: string;
   bonus: string;
+  held: string;
   selected: boolean;
 }
 
 export async function listWallets(db: Queryable, userId: number) {
   const rows = await db.query<WalletRow>(
-    `SELECT w.id, w.currency_id, c.code, w.available, w.pending, w.bonus, w.selected
+    `SELECT w.id, w.currency_id, c.code, w.available, w.pending, w.bonus, w.held, w.selected
      FROM wallets w JOIN currencies c ON c.id = w.currency_id
      WHERE w.user_id = $1 ORDER BY c.sort_order, c.id`,
     [userId],
@@ -28,6 +29,8 @@ export async function listWallets(db: Queryable, userId: number) {
     pending: formatAmount(parseSignedAmount(row.pending)),
     // Bonus money is held apart from available (server/domain/ledger.ts): the player sees both.
     bonus: formatAmount(parseSignedAmount(row.bonus)),
+    // Deposit money over a deposit limit, not playable until released (server/domain/held-deposits.ts).
+    held: formatAmount(parseSignedAmount(row.held)),
     selected: row.selected,
   }));
 }

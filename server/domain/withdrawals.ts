@@ -239,13 +239,23 @@ export async function requestWithdrawal(
       ledgerKey = idempotency.playerRequest(userId, 'paymentWithdraw', request.key);
     }
     // The wallet row lock serialises this wallet's withdrawals: the checks below see every earlier one.
-    const locked = await one<{ available: string }>(tx, 'SELECT available FROM wallets WHERE id = $1 FOR UPDATE', [wallet.walletId]);
+    const locked = await one<{ available: string; held: string }>(tx, 'SELECT available, held FROM wallets WHERE id = $1 FOR UPDATE', [wallet.walletId]);
     await assertCashoutAllowed(tx, wallet.walletId, now);
     const open = await maybeOne<{ id: number }>(tx, "SELECT id FROM withdrawals WHERE wallet_id = $1 AND status IN ('requested', 'pending')", [
       wallet.walletId,
     ]);
     if (open) throw new DomainError('WITHDRAWAL_REQUEST_IN_PENDING');
-    if (parseSignedAmount(locked.available) < total) throw new DomainError('INSUFFICIENT_BALANCE');
+    const available = parseSignedAmount(locked.available);
+    if (available + parseSignedAmount(locked.held) < total) throw new DomainError('INSUFFICIENT_BALANCE');
+    // Held deposit money (over a deposit limit, server/domain/held-deposits.ts) may always be withdrawn:
+    // what available lacks comes from held, in this transaction, and is not counted as deposited.
+    if (available < total) {
+      await postTransaction(tx, {
+        kind: 'deposit.held_withdraw',
+        at: now,
+        legs: transfer(walletAccount(wallet.walletId, 'held'), walletAccount(wallet.walletId, 'available'), total - available),
+      });
+    }
     const hold = await postTransaction(tx, {
       kind: 'withdraw.request',
       at: now,

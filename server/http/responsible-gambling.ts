@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import * as limits from '../domain/limits.ts';
+import { releaseHeldDeposits } from '../domain/held-deposits.ts';
 import { player } from './auth-guard.ts';
 import type { JsonHandlers } from './types.ts';
 import type { UserRow } from '../domain/users.ts';
@@ -9,6 +10,8 @@ const LIMITS_CURRENCY = 'LTC';
 
 async function view(ctx: AppContext, user: UserRow, current?: limits.Limits) {
   const now = ctx.now();
+  // Held deposit money is released as far as the deposit limits now allow (held-deposits.ts), before the usage is read.
+  await releaseHeldDeposits(ctx.db, user.id, now);
   const set = current ?? (await limits.getLimits(ctx.db, user.id, now));
   return {
     currencyCode: LIMITS_CURRENCY,

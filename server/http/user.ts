@@ -5,6 +5,7 @@ import * as profile from '../domain/profile.ts';
 import { findUserByEmail, isUsernameTaken } from '../domain/users.ts';
 import { listTransactions } from '../domain/transactions.ts';
 import { listWallets, selectWallet } from '../domain/wallets.ts';
+import { releaseHeldDeposits } from '../domain/held-deposits.ts';
 import { SocialLoginError, verifyFacebookToken, verifyGoogleCredential } from '../providers/identity.ts';
 import { player } from './auth-guard.ts';
 import { apiAddress, apiUser } from './mappers.ts';
@@ -140,7 +141,12 @@ export function userHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawHan
 
     userRemoveProfileImage: async (input) => ({ user: apiUser(await profile.removeProfileImage(ctx, player(input).user)) }),
 
-    userGetWallets: async (input) => ({ wallets: await listWallets(ctx.db, player(input).userId) }),
+    userGetWallets: async (input) => {
+      const userId = player(input).userId;
+      // Held deposit money is released here as far as the deposit limits now allow (held-deposits.ts).
+      await releaseHeldDeposits(ctx.db, userId, ctx.now());
+      return { wallets: await listWallets(ctx.db, userId) };
+    },
 
     userSelectWallet: async (input) => ({
       wallets: await selectWallet(ctx.db, player(input).userId, input.body.walletId),

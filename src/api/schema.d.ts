@@ -1528,7 +1528,9 @@ export interface paths {
         /**
          * Get the responsible-gambling settings
          * @description Deposit, bet and loss limits per day, week and month (current value and pending change),
-         *     their current use in each window, self-exclusion and session limit.
+         *     their current use in each window, self-exclusion and session limit. The deposit use counts
+         *     credited deposits less their held part, plus held money released (see the Wallet schema's
+         *     `held`); held money that now fits is released before the use is read.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
@@ -1676,6 +1678,11 @@ export interface paths {
          *     payment provider is not set up for (CoinPayments: no wallet of it) has no limits there:
          *     PAYMENT_PROVIDER_LIMITS_NOT_EXISTS, before the maximum, minimum and limit checks and without
          *     asking the provider. `paymentProviderId` defaults to the CoinPayments provider.
+         *
+         *     The address stays the same, so coins can arrive whatever was asked: the deposit limits apply
+         *     again when a transfer is credited. The part that fits in every deposit limit window becomes
+         *     `available`; the rest goes to the wallet's `held` balance (not playable, not counted as
+         *     deposited), released as the windows allow or withdrawn (see the Wallet schema's `held`).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`amount.positive`, `amount.decimals`,
          *     `amount.format`, `amount.max` (more than 22 integer digits), ...);
@@ -2781,6 +2788,15 @@ export interface components {
             pending: components["schemas"]["Amount"];
             /** @description Bonus money of the active bonus, not withdrawable until its wagering is done. */
             bonus: components["schemas"]["Amount"];
+            /**
+             * @description Deposited money over a deposit limit. When a deposit is credited, the part that fits in every
+             *     deposit limit window (daily, weekly, monthly, as the deposit address request counts them)
+             *     becomes available and the rest is held here: not playable, and not counted as deposited.
+             *     It is released to available, oldest first, as far as the limit windows allow, at each later
+             *     deposit credit and each read of the wallets or of the limits (the release counts as deposited
+             *     at that time). A withdrawal may take held money once the available balance is used up.
+             */
+            held: components["schemas"]["Amount"];
             /** @description The wallet games are played with; exactly one per player. */
             selected: boolean;
         };

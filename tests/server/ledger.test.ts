@@ -130,10 +130,10 @@ async function systemAccountId(code: keyof typeof currency, kind: string): Promi
 // ── What the database enforces by itself ───────────────────────────────────────────────────────────
 
 describe('the ledger schema', () => {
-  it('opens three accounts for every wallet and five for every currency', async () => {
+  it('opens four accounts for every wallet and five for every currency', async () => {
     const p = await newPlayer();
     const accounts = await db.query<{ kind: string }>('SELECT kind FROM ledger_accounts WHERE wallet_id = $1 ORDER BY kind', [p.wallet.LTC]);
-    expect(accounts.map((a) => a.kind)).toEqual(['available', 'bonus', 'pending']);
+    expect(accounts.map((a) => a.kind)).toEqual(['available', 'bonus', 'held', 'pending']);
     const system = await db.query<{ kind: string }>('SELECT kind FROM ledger_accounts WHERE wallet_id IS NULL AND currency_id = $1 ORDER BY kind', [
       currency.LTC,
     ]);

@@ -1,0 +1,122 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { formatAmount, parseAmount } from '../../src/money.ts';
+import { segwitAddress } from '../../server/addresses.ts';
+import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import { code, depositAddress, expectLedgerBalanced, type Player } from '../helpers/money.ts';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Deposit limits applied when a deposit is credited, not only when the address is asked for: the wallet's
+ * deposit address is fixed, so coins over the limit arrive anyway. The part over the limit is held apart
+ * (the wallet's `held` balance: not playable, not counted as deposited), released as the limit windows
+ * allow, and may always be withdrawn.
+ */
+
+const DAY = 24 * 60 * 60_000;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ RATE_LIMIT: 'false' });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => server.close());
+afterEach(() => expectLedgerBalanced(server));
+
+interface Balances {
+  available: string;
+  pending: string;
+  bonus: string;
+  held: string;
+}
+
+async function balances(token: string): Promise<Balances> {
+  const res = await server.call('userGetWallets', { token });
+  expect(res.status).toBe(200);
+  const wallet = (res.body.data.wallets as (Balances & { currencyCode: string })[]).find((w) => w.currencyCode === 'LTC');
+  if (!wallet) throw new Error('no LTC wallet');
+  return { available: wallet.available, pending: wallet.pending, bonus: wallet.bonus, held: wallet.held };
+}
+
+async function deposit(address: string, amount: string): Promise<void> {
+  const sent = await server.call('devChainTransfer', { body: { address, amount } });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  const confirmed = await server.call('devChainConfirm', { body: { txId: sent.body.data.txId as string, confirmations: 6 } });
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  expect(confirmed.body.data.transfer.callbackStatus).toBe(200);
+}
+
+async function depositUsage(token: string) {
+  const res = await server.call('rgGetLimits', { token });
+  expect(res.status).toBe(200);
+  return res.body.data.limits.usage.deposit as Record<'daily' | 'weekly' | 'monthly', string>;
+}
+
+/** The issue's scenario: a daily deposit limit of 1.1, 1 LTC credited, then 5 LTC sent to the same address. */
+async function overLimitPlayer(): Promise<Player & { address: string }> {
+  const player = await registeredPlayer(server);
+  const limit = await server.call('rgUpdateLimit', { token: player.token, body: { limitType: 'deposit', daily: '1.1' } });
+  expect(limit.status).toBe(200);
+  const address = await depositAddress(server, player, '1');
+  await deposit(address, '1');
+  expect(code(await server.call('paymentDeposit', { token: player.token, body: { amount: '5', currencyCode: 'LTC' } }))).toEqual([
+    422,
+    'DEPOSIT_LIMIT_EXCEED',
+  ]);
+  await deposit(address, '5');
+  return { ...player, address };
+}
+
+async function signIn(player: Player): Promise<string> {
+  const login = await server.call('userLogin', { body: { email: player.payload.email, password: player.payload.password } });
+  expect(login.status).toBe(200);
+  return login.body.data.accessToken as string;
+}
+
+it('credits only what fits in the deposit limit and holds the rest apart, not counted and not playable', async () => {
+  const player = await overLimitPlayer();
+  expect(await balances(player.token)).toEqual({ available: '1.1', pending: '0', bonus: '0', held: '4.9' });
+  expect(await depositUsage(player.token)).toEqual({ daily: '1.1', weekly: '1.1', monthly: '1.1' });
+  // Still full: another transfer is held whole, and reading again releases nothing.
+  await deposit(player.address, '0.5');
+  expect(await balances(player.token)).toEqual({ available: '1.1', pending: '0', bonus: '0', held: '5.4' });
+  const rows = await server.db.query<{ amount: string; held_amount: string }>(
+    'SELECT amount::text, held_amount::text FROM deposits WHERE user_id = $1 ORDER BY id',
+    [player.user.id],
+  );
+  expect(rows.map((r) => [formatAmount(parseAmount(r.amount)), formatAmount(parseAmount(r.held_amount))])).toEqual([
+    ['1', '0'],
+    ['5', '4.9'],
+    ['0.5', '0.5'],
+  ]);
+});
+
+it('releases held money as the limit windows pass, and counts it when released', async () => {
+  const player = await overLimitPlayer();
+  server.clock.advance(DAY + 1);
+  const token = await signIn(player);
+  // The daily window is empty again: 1.1 more fits, released on this read.
+  expect(await balances(token)).toEqual({ available: '2.2', pending: '0', bonus: '0', held: '3.8' });
+  expect(await depositUsage(token)).toEqual({ daily: '1.1', weekly: '2.2', monthly: '2.2' });
+  expect(await balances(token)).toEqual({ available: '2.2', pending: '0', bonus: '0', held: '3.8' });
+  // A deposit credited meanwhile waits behind the older held money: released first, the new one held.
+  server.clock.advance(DAY + 1);
+  await deposit(player.address, '0.2');
+  const later = await signIn(player);
+  expect(await balances(later)).toEqual({ available: '3.3', pending: '0', bonus: '0', held: '2.9' });
+});
+
+it('lets the player withdraw held money once the available balance is used up', async () => {
+  const player = await overLimitPlayer();
+  const address = segwitAddress('ltc', 0, randomBytes(20));
+  expect(code(await server.call('paymentWithdraw', { token: player.token, body: { currencyCode: 'LTC', amount: '6.5', address } }))).toEqual([
+    422,
+    'INSUFFICIENT_BALANCE',
+  ]);
+  const res = await server.call('paymentWithdraw', { token: player.token, body: { currencyCode: 'LTC', amount: '3', address } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const total = parseAmount('3') + parseAmount(res.body.data.fee as string);
+  const held = parseAmount('6') - total;
+  expect(await balances(player.token)).toEqual({ available: '0', pending: formatAmount(total), bonus: '0', held: formatAmount(held) });
+  // Withdrawn held money never counted as deposited.
+  expect(await depositUsage(player.token)).toEqual({ daily: '1.1', weekly: '1.1', monthly: '1.1' });
+});
