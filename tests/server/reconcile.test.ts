@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { segwitAddress } from '../../server/addresses.ts';
 import { isPGlite, openDb } from '../../server/db/db.ts';
 import { verifyLedger } from '../../server/domain/ledger.ts';
-import { reconcileWithdrawals } from '../../server/domain/reconcile.ts';
+import { reconcileWithdrawals, startReconciliation } from '../../server/domain/reconcile.ts';
+import { loadConfig } from '../../server/config.ts';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { startTestServer, type TestServer } from '../helpers/api.ts';
 import { postgresUrlOf } from '../helpers/db.ts';
@@ -201,6 +202,32 @@ describe('the reconciliation', () => {
     // A payout and a fee per withdrawal.
     expect(await ledgerTransactionCount(server)).toBe(count + 2 * ids.length);
     for (const player of players) expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0' });
+  });
+});
+
+describe('the server', () => {
+  it('reconciles every RECONCILE_INTERVAL_SECONDS (0: never) what waited RECONCILE_AFTER_SECONDS', async () => {
+    expect(loadConfig({})).toMatchObject({ reconcileIntervalSeconds: 60, reconcileAfterSeconds: 600 });
+    expect(loadConfig({ RECONCILE_INTERVAL_SECONDS: '0', RECONCILE_AFTER_SECONDS: '120' })).toMatchObject({
+      reconcileIntervalSeconds: 0,
+      reconcileAfterSeconds: 120,
+    });
+    expect(() => loadConfig({ RECONCILE_INTERVAL_SECONDS: '-1' })).toThrow(/RECONCILE_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ RECONCILE_AFTER_SECONDS: '0' })).toThrow(/RECONCILE_AFTER_SECONDS/);
+
+    const player = await fundedWith(server, '0.5');
+    const spendRequestId = await withdrawal(player, 'answer');
+    await settleUnheard(spendRequestId, 'confirmed');
+    server.clock.advance(TEN_MINUTES + 1000);
+    const logged: string[] = [];
+    const timer = startReconciliation(server.ctx, 20, (message) => logged.push(message));
+    try {
+      await expect.poll(() => status(spendRequestId), { timeout: 10_000 }).toMatchObject({ status: 'completed' });
+    } finally {
+      await timer.stop();
+    }
+    expect(logged).toContainEqual(expect.stringMatching(new RegExp(`withdrawal \\d+ \\(${spendRequestId}\\) completed`)));
+    expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0' });
   });
 });
 
