@@ -284,6 +284,8 @@ export const enScreens = {
     empty: 'You have no wallets yet.',
     bonus: 'Bonus',
     bonusHint: 'Bonus money is not withdrawable until its wagering is done.',
+    held: 'Held',
+    heldHint: 'Deposited over your deposit limit: not playable until your limit allows it, and you can withdraw it.',
     deposit: {
       title: 'Deposit',
       amount: 'Amount',

@@ -281,6 +281,8 @@ export const esScreens: ScreensDictionary = {
     empty: 'Todavía no tienes billeteras.',
     bonus: 'Bono',
     bonusHint: 'El dinero de bono no se puede retirar hasta completar su apuesta requerida.',
+    held: 'Retenido',
+    heldHint: 'Depositado por encima de tu límite de depósito: no se puede jugar hasta que tu límite lo permita, y puedes retirarlo.',
     deposit: {
       title: 'Depositar',
       amount: 'Importe',

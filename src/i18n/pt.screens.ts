@@ -281,6 +281,8 @@ export const ptScreens: ScreensDictionary = {
     empty: 'Ainda não tem carteiras.',
     bonus: 'Bónus',
     bonusHint: 'O dinheiro de bónus só pode ser levantado depois de cumprir as apostas exigidas.',
+    held: 'Retido',
+    heldHint: 'Depositado acima do seu limite de depósito: não pode ser jogado até o seu limite o permitir, e pode levantá-lo.',
     deposit: {
       title: 'Depositar',
       amount: 'Valor',

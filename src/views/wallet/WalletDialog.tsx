@@ -61,7 +61,7 @@ const TabList = styled('div')`
   }
 `;
 
-/* The wallet's money: what can be bet or withdrawn, and beside it the bonus money still being wagered. */
+/* The wallet's money: what can be bet or withdrawn, and beside it the bonus money still being wagered and any deposit held over a deposit limit. */
 const Balances = styled('div')`
   margin-bottom: ${theme.space(4)};
   dl {
@@ -145,6 +145,7 @@ export default function WalletDialog({ tab, onTab, onClose }: WalletDialogProps)
   } else {
     const shown = list.find((wallet) => wallet.currencyCode === currencyCode);
     const hasBonus = (tryParseAmount(shown?.bonus ?? '0') ?? 0n) > 0n;
+    const hasHeld = (tryParseAmount(shown?.held ?? '0') ?? 0n) > 0n;
     content = (
       <>
         {list.length > 1 ? (
@@ -167,8 +168,15 @@ export default function WalletDialog({ tab, onTab, onClose }: WalletDialogProps)
                 <dt>{t('wallet.bonus')}</dt>
                 <dd>{formatAmount(shown.bonus, shown.currencyCode, language)}</dd>
               </div>
+              {hasHeld ? (
+                <div>
+                  <dt>{t('wallet.held')}</dt>
+                  <dd>{formatAmount(shown.held, shown.currencyCode, language)}</dd>
+                </div>
+              ) : null}
             </dl>
             {hasBonus ? <p>{t('wallet.bonusHint')}</p> : null}
+            {hasHeld ? <p>{t('wallet.heldHint')}</p> : null}
           </Balances>
         ) : null}
         <div role="tabpanel" id={`wallet-panel-${tab}`} aria-labelledby={tabId(tab)}>
