@@ -36,7 +36,7 @@ function describe(report: LedgerCheckReport): { lines: string[]; problems: numbe
     const system = SYSTEM_ACCOUNT_KINDS.map((kind) => `${kind} ${formatAmount(t.system[kind])}`).join(', ');
     lines.push(
       `  ${t.currencyCode.padEnd(5)} players: available ${formatAmount(t.players.available)}, pending ${formatAmount(t.players.pending)}, ` +
-        `bonus ${formatAmount(t.players.bonus)} | ${system}`,
+        `bonus ${formatAmount(t.players.bonus)}, held ${formatAmount(t.players.held)} | ${system}`,
     );
   }
   const problems: string[] = [];

@@ -53,7 +53,7 @@ function check(): Promise<{ status: number | null; out: string }> {
 it('exits 0 on a consistent ledger, 2 while another process holds the folder, 1 after a corruption', async () => {
   const ok = await check();
   expect(ok.out).toMatch(/OK: every cached balance equals the sum of its entries/);
-  expect(ok.out).toMatch(/LTC +players: available [0-9.]+, pending [0-9.]+, bonus [0-9.]+ \| house -?[0-9.]+, provider_clearing -[0-9.]+/);
+  expect(ok.out).toMatch(/LTC +players: available [0-9.]+, pending [0-9.]+, bonus [0-9.]+, held [0-9.]+ \| house -?[0-9.]+, provider_clearing -[0-9.]+/);
   expect(ok.status).toBe(0);
 
   const lock = acquireDataDirLock(dataDir);
