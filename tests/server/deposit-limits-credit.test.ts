@@ -120,3 +120,19 @@ it('lets the player withdraw held money once the available balance is used up', 
   // Withdrawn held money never counted as deposited.
   expect(await depositUsage(player.token)).toEqual({ daily: '1.1', weekly: '1.1', monthly: '1.1' });
 });
+
+it('splits concurrent credits of one player as if they came one after the other', async () => {
+  const player = await registeredPlayer(server);
+  expect((await server.call('rgUpdateLimit', { token: player.token, body: { limitType: 'deposit', daily: '1' } })).status).toBe(200);
+  const address = await depositAddress(server, player, '0.8');
+  const txIds: string[] = [];
+  for (let i = 0; i < 4; i += 1) {
+    const sent = await server.call('devChainTransfer', { body: { address, amount: '0.8' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    txIds.push(sent.body.data.txId as string);
+  }
+  const confirmed = await Promise.all(txIds.map((txId) => server.call('devChainConfirm', { body: { txId, confirmations: 6 } })));
+  expect(confirmed.map((res) => [res.status, res.body.data.transfer.callbackStatus])).toEqual(txIds.map(() => [200, 200]));
+  expect(await balances(player.token)).toEqual({ available: '1', pending: '0', bonus: '0', held: '2.2' });
+  expect(await depositUsage(player.token)).toEqual({ daily: '1', weekly: '1', monthly: '1' });
+});
