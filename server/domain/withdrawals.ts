@@ -310,7 +310,7 @@ export async function requestWithdrawal(
     if (!(error instanceof PaymentProviderError)) throw error;
     // A confirmation that went unanswered may still have reached the provider: refunding now could pay
     // the player twice. The funds stay held and the withdrawal pending until the provider's webhook
-    // settles it (or support reconciles a confirmation that never arrived). A clear refusal refunds.
+    // settles it, or the reconciliation (./reconcile.ts) asks the provider. A clear refusal refunds.
     if (!(spendRequested && error.failure === 'unavailable')) {
       await refundRefused(ctx, withdrawalId, error.failure);
       throw providerFailureError(error.failure);
