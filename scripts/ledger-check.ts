@@ -13,20 +13,14 @@
  *
  * Exit status: 0 consistent, 1 inconsistent, 2 could not check (folder in use, no database, not migrated).
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadConfig } from '../server/config.ts';
-import { openDb, type Db, type DbOptions } from '../server/db/db.ts';
-import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from '../server/db/lock.ts';
 import { SYSTEM_ACCOUNT_KINDS, verifyLedger, type LedgerCheckReport } from '../server/domain/ledger.ts';
 import { formatAmount } from '../src/money.ts';
+import { CannotRun, openCommandDb, runCommand } from './lib/command-db.ts';
 
 const EXIT_INCONSISTENT = 1;
-const EXIT_CANNOT_CHECK = 2;
 /** Problems printed per kind; the counts are always complete. */
 const SHOWN = 20;
-
-class CannotCheck extends Error {}
 
 function describe(report: LedgerCheckReport): { lines: string[]; problems: number } {
   const lines: string[] = [];
@@ -65,43 +59,22 @@ function describe(report: LedgerCheckReport): { lines: string[]; problems: numbe
   return { lines, problems: problems.length };
 }
 
-async function openForCheck(): Promise<{ db: Db; where: string; lock: DataDirLock | null }> {
-  const config = loadConfig();
-  if (config.databaseUrl) {
-    const options: DbOptions = { kind: 'postgres', url: config.databaseUrl, maxConnections: 1 };
-    return { db: await openDb(options), where: 'PostgreSQL (DATABASE_URL)', lock: null };
-  }
-  const dir = join(config.dataDir, 'pglite');
-  if (!existsSync(join(dir, 'PG_VERSION'))) {
-    throw new CannotCheck(`No database in ${dir}: start the server once (npm run server), or set DATA_DIR or DATABASE_URL.`);
-  }
-  let lock: DataDirLock;
-  try {
-    lock = acquireDataDirLock(config.dataDir);
-  } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      throw new CannotCheck(
-        `The data folder ${config.dataDir} is open in another process (${error.pid}), most likely the server. ` +
-          'PGlite lets one process at a time use its folder: stop the server and run npm run ledger:check again ' +
-          '(or use PostgreSQL through DATABASE_URL, where the check runs beside the server).',
-      );
-    }
-    throw error;
-  }
-  try {
-    return { db: await openDb({ kind: 'pglite', dataDir: dir }), where: `PGlite in ${dir}`, lock };
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-}
-
 async function main(): Promise<number> {
-  const { db, where, lock } = await openForCheck();
+  const { db, where, lock } = await openCommandDb(
+    loadConfig(),
+    {
+      missing: (dir) => `No database in ${dir}: start the server once (npm run server), or set DATA_DIR or DATABASE_URL.`,
+      inUse: (dataDir, pid) =>
+        `The data folder ${dataDir} is open in another process (${pid}), most likely the server. ` +
+        'PGlite lets one process at a time use its folder: stop the server and run npm run ledger:check again ' +
+        '(or use PostgreSQL through DATABASE_URL, where the check runs beside the server).',
+    },
+    1,
+  );
   try {
     const migrated = await db.query<{ present: boolean }>(`SELECT to_regclass('ledger_entries') IS NOT NULL AS present`);
     if (!migrated[0]?.present) {
-      throw new CannotCheck(`The database (${where}) has no ledger yet: start the server once so that it applies its migrations.`);
+      throw new CannotRun(`The database (${where}) has no ledger yet: start the server once so that it applies its migrations.`);
     }
     // One snapshot: postings committed while the check runs cannot show up half.
     const report = await db.transaction(async (tx) => {
@@ -123,12 +96,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof CannotCheck ? error.message : `Could not check the ledger: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = EXIT_CANNOT_CHECK;
-  },
-);
+runCommand(main, 'Could not check the ledger');

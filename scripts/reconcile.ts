@@ -14,46 +14,25 @@
  *
  * Exit status: 0 done, 1 the provider could not be asked about some withdrawals, 2 could not run.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadConfig, type Config } from '../server/config.ts';
+import { loadConfig } from '../server/config.ts';
 import { createContext } from '../server/context-factory.ts';
-import { openDb, type Db } from '../server/db/db.ts';
-import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from '../server/db/lock.ts';
 import { reconcileWithdrawals } from '../server/domain/reconcile.ts';
+import { CannotRun, openCommandDb, runCommand } from './lib/command-db.ts';
 
 const EXIT_UNREACHABLE = 1;
-const EXIT_CANNOT_RUN = 2;
-
-class CannotRun extends Error {}
-
-async function open(config: Config): Promise<{ db: Db; where: string; lock: DataDirLock | null }> {
-  if (config.databaseUrl) return { db: await openDb({ kind: 'postgres', url: config.databaseUrl, maxConnections: 2 }), where: 'PostgreSQL (DATABASE_URL)', lock: null };
-  const dir = join(config.dataDir, 'pglite');
-  if (!existsSync(join(dir, 'PG_VERSION'))) throw new CannotRun(`No database in ${dir}: set DATA_DIR or DATABASE_URL.`);
-  let lock: DataDirLock;
-  try {
-    lock = acquireDataDirLock(config.dataDir);
-  } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      throw new CannotRun(
-        `The data folder ${config.dataDir} is open in another process (${error.pid}), most likely the server, which reconciles ` +
-          'by itself every RECONCILE_INTERVAL_SECONDS. Stop it to run npm run reconcile, or use PostgreSQL through DATABASE_URL.',
-      );
-    }
-    throw error;
-  }
-  try {
-    return { db: await openDb({ kind: 'pglite', dataDir: dir }), where: `PGlite in ${dir}`, lock };
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-}
 
 async function main(): Promise<number> {
   const config = loadConfig();
-  const { db, where, lock } = await open(config);
+  const { db, where, lock } = await openCommandDb(
+    config,
+    {
+      missing: (dir) => `No database in ${dir}: set DATA_DIR or DATABASE_URL.`,
+      inUse: (dataDir, pid) =>
+        `The data folder ${dataDir} is open in another process (${pid}), most likely the server, which reconciles ` +
+        'by itself every RECONCILE_INTERVAL_SECONDS. Stop it to run npm run reconcile, or use PostgreSQL through DATABASE_URL.',
+    },
+    2,
+  );
   try {
     const migrated = await db.query<{ present: boolean }>(`SELECT to_regclass('withdrawals') IS NOT NULL AS present`);
     if (!migrated[0]?.present) throw new CannotRun(`The database (${where}) has no withdrawals yet: start the server once so that it applies its migrations.`);
@@ -74,12 +53,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof CannotRun ? error.message : `Could not reconcile: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = EXIT_CANNOT_RUN;
-  },
-);
+runCommand(main, 'Could not reconcile');
