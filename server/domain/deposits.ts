@@ -65,11 +65,13 @@ export async function requestDepositAddress(
   userId: number,
   input: { amount: string; currencyCode: string; paymentProviderId?: number },
 ): Promise<DepositAddressView> {
-  const issue = amountIssue(input.amount, { maxUnits: MAX_TRANSFER_AMOUNT });
+  const issue = amountIssue(input.amount);
   if (issue) throw badRequest([{ field: 'amount', code: issue }]);
   const amount = parseAmount(input.amount);
 
   const { currency, wallet } = await paymentTarget(ctx, userId, 'deposit', input);
+  // SPEC §5/§8: at most 10000 a request.
+  if (amount > MAX_TRANSFER_AMOUNT) throw new DomainError('MAXIMUM_DEPOSIT_AMOUNT_LIMIT');
   const minDeposit = currency.minDeposit;
   if (amount < minDeposit) throw new DomainError('MINIMUM_DEPOSIT_AMOUNT_LIMIT');
   if (amount % currencyStep(currency.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);

@@ -1,4 +1,4 @@
-import { MAX_PROVIDER_AMOUNT, MAX_TRANSFER_AMOUNT, parseSignedAmount, tryParseAmount } from '../../src/money.ts';
+import { MAX_PROVIDER_AMOUNT, parseSignedAmount } from '../../src/money.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne } from '../db/db.ts';
 import { badRequest, DomainError } from './errors.ts';
@@ -63,25 +63,6 @@ export async function paymentTarget(
     withdrawFee: parseSignedAmount(row.withdraw_fee),
   };
   return { currency, wallet };
-}
-
-/**
- * SPEC §5/§8: a deposit or withdrawal amount over the per-request ceiling (10000, MAX_TRANSFER_AMOUNT) is
- * refused with 422 MAXIMUM_DEPOSIT_AMOUNT_LIMIT / MAXIMUM_WITHDRAW_AMOUNT_LIMIT, after the provider and
- * currency checks of {@link paymentTarget} (so an unknown provider is still 404 NOT_FOUND). Checked where the
- * request enters, before deposits.ts / withdrawals.ts read the amount; an amount that is not a well-formed
- * positive amount is left to them (400 PLEASE_CHECK_REQUEST_DATA).
- */
-export async function assertWithinMaximumAmount(
-  ctx: AppContext,
-  userId: number,
-  direction: 'deposit' | 'withdraw',
-  input: { amount: string; currencyCode: string; paymentProviderId?: number },
-): Promise<void> {
-  const amount = tryParseAmount(input.amount);
-  if (amount === null || amount <= MAX_TRANSFER_AMOUNT) return;
-  await paymentTarget(ctx, userId, direction, input);
-  throw new DomainError(direction === 'deposit' ? 'MAXIMUM_DEPOSIT_AMOUNT_LIMIT' : 'MAXIMUM_WITHDRAW_AMOUNT_LIMIT');
 }
 
 /**

@@ -216,11 +216,13 @@ export async function requestWithdrawal(
     if (earlier) return replay(ctx.db, earlier);
   }
 
-  const issue = amountIssue(input.amount, { maxUnits: MAX_TRANSFER_AMOUNT });
+  const issue = amountIssue(input.amount);
   if (issue) throw badRequest([{ field: 'amount', code: issue }]);
   const amount = parseAmount(input.amount);
 
   const { currency, wallet } = await paymentTarget(ctx, userId, 'withdraw', input);
+  // SPEC §5/§8: at most 10000 a request.
+  if (amount > MAX_TRANSFER_AMOUNT) throw new DomainError('MAXIMUM_WITHDRAW_AMOUNT_LIMIT');
   if (amount % currencyStep(currency.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);
   if (amount < currency.minWithdraw) throw new DomainError('MINIMUM_WITHDRAW_AMOUNT_LIMIT');
   if (!isValidAddress(currency.network, input.address)) throw new DomainError('INVALID_ADDRESS');
