@@ -132,6 +132,8 @@ interface Result {
   /** CPU time per run, in ms, of the server process and of the PostgreSQL server's processes (Linux only). */
   serverCpuMsPerUnit?: number;
   postgresCpuMsPerUnit?: number;
+  /** This script's own CPU time per run: the load generator, on the same cores as the server. */
+  loadCpuMsPerUnit?: number;
   /** Runs per second divided by pgbench's TPC-B-like tps on the same PostgreSQL (PostgreSQL only). */
   ratioToPgbenchTps?: number;
 }
@@ -300,6 +302,7 @@ async function load(scenario: Scenario): Promise<Result> {
   partLatencies.clear();
   measuringParts = true;
   const cpuBefore = cpuProbe?.() ?? null;
+  const loadCpuBefore = process.cpuUsage();
   const start = performance.now();
   const end = Date.now() + DURATION_MS;
   await Promise.all(
@@ -315,10 +318,12 @@ async function load(scenario: Scenario): Promise<Result> {
   );
   const elapsed = (performance.now() - start) / 1000;
   const cpuAfter = cpuProbe?.() ?? null;
+  const loadCpu = process.cpuUsage(loadCpuBefore);
   const perRun = (before: number | null | undefined, after: number | null | undefined) =>
     before == null || after == null || latencies.length === 0 ? undefined : Number(((after - before) / latencies.length).toFixed(2));
   const serverCpuMsPerUnit = perRun(cpuBefore?.server, cpuAfter?.server);
   const postgresCpuMsPerUnit = perRun(cpuBefore?.postgres, cpuAfter?.postgres);
+  const loadCpuMsPerUnit = perRun(0, (loadCpu.user + loadCpu.system) / 1000);
   measuringParts = false;
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -332,6 +337,7 @@ async function load(scenario: Scenario): Promise<Result> {
     ...(scenario.unit ? { unit: scenario.unit } : {}),
     ...(serverCpuMsPerUnit === undefined ? {} : { serverCpuMsPerUnit }),
     ...(postgresCpuMsPerUnit === undefined ? {} : { postgresCpuMsPerUnit }),
+    ...(loadCpuMsPerUnit === undefined ? {} : { loadCpuMsPerUnit }),
   };
 }
 
@@ -741,20 +747,20 @@ async function main(): Promise<void> {
   mkdirSync('bench', { recursive: true });
   writeFileSync(resultsFile, JSON.stringify(report, null, 2) + '\n');
   console.log(
-    '\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps | server CPU ms per run | PostgreSQL CPU ms per run |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps | server CPU ms per run | PostgreSQL CPU ms per run | load generator CPU ms per run |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const [backend, results] of Object.entries(backends)) {
     for (const r of results) {
       const perSecond = r.latencyOnly ? '' : r.unit ? `${r.requestsPerSecond} ${r.unit}s` : `${r.requestsPerSecond} req`;
       const ratio = r.ratioToPgbenchTps === undefined ? '' : `${r.ratioToPgbenchTps}`;
       console.log(
-        `| ${backend} | ${r.scenario} | ${perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${ratio} | ${r.latencyOnly ? '' : (r.serverCpuMsPerUnit ?? '')} | ${r.latencyOnly ? '' : (r.postgresCpuMsPerUnit ?? '')} |`,
+        `| ${backend} | ${r.scenario} | ${perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${ratio} | ${r.latencyOnly ? '' : (r.serverCpuMsPerUnit ?? '')} | ${r.latencyOnly ? '' : (r.postgresCpuMsPerUnit ?? '')} | ${r.latencyOnly ? '' : (r.loadCpuMsPerUnit ?? '')} |`,
       );
     }
   }
   if (pgbench) {
     console.log(
-      `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 | | ${pgbench.postgresCpuMsPerTx ?? ''} |`,
+      `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 | | ${pgbench.postgresCpuMsPerTx ?? ''} | |`,
     );
   }
   if (statements.length > 0) {
