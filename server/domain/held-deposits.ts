@@ -14,8 +14,8 @@ import { currentLimit, LIMIT_PERIOD_MS } from './limits.ts';
  * released. It is released, oldest first, as far as the windows allow, at each later credit and at each
  * read of the wallets or of the limits; a released amount counts as deposited at the time of its release.
  * A withdrawal may take available and held money (held last), so a player can always take held money
- * out; a withdrawal that fails gives its whole amount back to available (withdrawals.ts refunds to
- * available). Deposit limits are kept in LIMITS_CURRENCY; other currencies are never held.
+ * out; it records what it took from held (withdrawals.held_amount), and a withdrawal that fails or is
+ * refused gives that part back to held and only the rest to available (withdrawals.ts). Deposit limits are kept in LIMITS_CURRENCY; other currencies are never held.
  */
 
 /** Deposit limits are kept in LTC (server/http/responsible-gambling.ts); other currencies are not converted. */

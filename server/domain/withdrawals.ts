@@ -18,6 +18,7 @@ import {
   transfer,
   walletAccount,
   type IdempotencyKey,
+  type Leg,
 } from './ledger.ts';
 import { isProviderFailure, paymentTarget, providerFailureError, webhookUrl } from './payments.ts';
 import { isValidAddress } from '../addresses.ts';
@@ -33,11 +34,12 @@ import { findEarlier, playerRequest, recordWithdrawal, takeKey, type EarlierRequ
  *    one-at-a-time rule even if a check were wrong.
  * 2. Outside it (a provider may take its time): the provider's spend request, then its confirmation; the
  *    row turns `pending`. A refusal ({@link PaymentProviderError}) returns the funds in a new transaction
- *    (pending → available, visible `withdrawRefund`, failed) and the player gets the refusal's code.
+ *    (pending → available, and back to held what the withdrawal took from held; visible `withdrawRefund`,
+ *    failed) and the player gets the refusal's code.
  * 3. The provider's webhook ({@link applyWithdrawalNotification}), keyed by the spend request id:
  *    confirmed: pending → provider_clearing (amount, visible completed `withdraw`) and pending → fees
- *    (the fee, visible completed `withdrawFee`); failed: pending → available (visible failed
- *    `withdrawRefund`). A replayed or late notification finds the row final and moves nothing.
+ *    (the fee, visible completed `withdrawFee`); failed: pending → available and held, as a refusal (visible
+ *    failed `withdrawRefund`). A replayed or late notification finds the row final and moves nothing.
  */
 
 export type WithdrawalStatus = 'requested' | 'pending' | 'completed' | 'failed';
@@ -92,10 +94,25 @@ interface WithdrawalRow {
   provider_tx_id: string | null;
   failure: string | null;
   hold_transaction_id: number;
+  held_amount: string;
 }
 
 const WITHDRAWAL_COLUMNS = `w.id, w.wallet_id, w.user_id, w.currency_id, c.code, w.address, w.amount, w.fee, w.status, w.spend_request_id,
-  w.provider_tx_id, w.failure, w.hold_transaction_id`;
+  w.provider_tx_id, w.failure, w.hold_transaction_id, w.held_amount`;
+
+/**
+ * The legs that give a withdrawal's amount + fee back from pending: what it took from the held balance
+ * (deposits over a deposit limit) back to held, the rest to available.
+ */
+function refundLegs(row: WithdrawalRow): Leg[] {
+  const total = parseSignedAmount(row.amount) + parseSignedAmount(row.fee);
+  const held = parseSignedAmount(row.held_amount);
+  const pending = walletAccount(row.wallet_id, 'pending');
+  return [
+    ...(total > held ? transfer(pending, walletAccount(row.wallet_id, 'available'), total - held) : []),
+    ...(held > 0n ? transfer(pending, walletAccount(row.wallet_id, 'held'), held) : []),
+  ];
+}
 
 
 function requestView(row: WithdrawalRow): WithdrawalRequestView {
@@ -143,7 +160,7 @@ async function refundRefused(ctx: AppContext, withdrawalId: number, failure: Pay
     const refund = await postTransaction(tx, {
       kind: 'withdraw.refund',
       at: now,
-      legs: transfer(walletAccount(row.wallet_id, 'pending'), walletAccount(row.wallet_id, 'available'), total),
+      legs: refundLegs(row),
       visible: { walletId: row.wallet_id, type: 'withdraw', actionType: 'withdrawRefund', status: 'failed', amount: total },
       relatedTransactionId: row.hold_transaction_id,
     });
@@ -250,12 +267,14 @@ export async function requestWithdrawal(
     const available = parseSignedAmount(locked.available);
     if (available + parseSignedAmount(locked.held) < total) throw new DomainError('INSUFFICIENT_BALANCE');
     // Held deposit money (over a deposit limit, server/domain/held-deposits.ts) may always be withdrawn:
-    // what available lacks comes from held, in this transaction, and is not counted as deposited.
-    if (available < total) {
+    // what available lacks comes from held, in this transaction, and is not counted as deposited. The
+    // withdrawal records it, so a refund gives it back to held.
+    const fromHeld = available < total ? total - available : 0n;
+    if (fromHeld > 0n) {
       await postTransaction(tx, {
         kind: 'deposit.held_withdraw',
         at: now,
-        legs: transfer(walletAccount(wallet.walletId, 'held'), walletAccount(wallet.walletId, 'available'), total - available),
+        legs: transfer(walletAccount(wallet.walletId, 'held'), walletAccount(wallet.walletId, 'available'), fromHeld),
       });
     }
     const hold = await postTransaction(tx, {
@@ -271,8 +290,8 @@ export async function requestWithdrawal(
     const inserted = await one<{ id: number }>(
       tx,
       `INSERT INTO withdrawals (provider, wallet_id, user_id, currency_id, address, amount, fee, status, hold_transaction_id, created_at,
-         updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'requested', $8, $9, $9) RETURNING id`,
+         updated_at, held_amount)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'requested', $8, $9, $9, $10) RETURNING id`,
       [
         ctx.payments.key,
         wallet.walletId,
@@ -283,6 +302,7 @@ export async function requestWithdrawal(
         formatAmount(fee),
         hold.transaction.id,
         now,
+        formatAmount(fromHeld),
       ],
     );
     if (request) await recordWithdrawal(tx, request, inserted.id);
@@ -382,7 +402,7 @@ export async function applyWithdrawalNotification(ctx: AppContext, provider: str
         const refund = await postTransaction(tx, {
           kind: 'withdraw.refund',
           at: now,
-          legs: transfer(pending, walletAccount(row.wallet_id, 'available'), amount + fee),
+          legs: refundLegs(row),
           idempotency: idempotency.withdrawal(spendRequestId, 'refund'),
           visible: { walletId: row.wallet_id, type: 'withdraw', actionType: 'withdrawRefund', status: 'failed', amount: amount + fee },
           relatedTransactionId: row.hold_transaction_id,

@@ -1730,7 +1730,8 @@ export interface paths {
          *     `M…`, `3…`), else INVALID_ADDRESS.
          *
          *     When the provider refuses the payout, the held funds return to `available` (a failed
-         *     `withdrawRefund`) and the refusal is answered: 502 COIN_PAYMENTS_SERVER_ERROR (unreachable),
+         *     `withdrawRefund`; the part taken from the wallet's `held` balance goes back to `held`) and
+         *     the refusal is answered: 502 COIN_PAYMENTS_SERVER_ERROR (unreachable),
          *     422 NOT_ENOUGH_AMOUNT (it cannot cover the payout now), 422 INVALID_ADDRESS (it refuses the
          *     destination), 502 PAYMENT_ERROR (any other refusal). A confirmation the provider left
          *     unanswered (a timeout once the spend request exists) is not a refusal: it may have gone
@@ -2794,7 +2795,8 @@ export interface components {
              *     becomes available and the rest is held here: not playable, and not counted as deposited.
              *     It is released to available, oldest first, as far as the limit windows allow, at each later
              *     deposit credit and each read of the wallets or of the limits (the release counts as deposited
-             *     at that time). A withdrawal may take held money once the available balance is used up.
+             *     at that time). A withdrawal may take held money once the available balance is used up;
+             *     if it fails or is refused, what it took from here comes back here.
              */
             held: components["schemas"]["Amount"];
             /** @description The wallet games are played with; exactly one per player. */

@@ -4,12 +4,13 @@ import { segwitAddress } from '../../server/addresses.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { code, depositAddress, expectLedgerBalanced, type Player } from '../helpers/money.ts';
 import { randomBytes } from 'node:crypto';
+import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 
 /**
  * Deposit limits applied when a deposit is credited, not only when the address is asked for: the wallet's
  * deposit address is fixed, so coins over the limit arrive anyway. The part over the limit is held apart
  * (the wallet's `held` balance: not playable, not counted as deposited), released as the limit windows
- * allow, and may always be withdrawn.
+ * allow, and may always be withdrawn; a withdrawal that fails gives it back to held.
  */
 
 const DAY = 24 * 60 * 60_000;
@@ -119,6 +120,42 @@ it('lets the player withdraw held money once the available balance is used up', 
   expect(await balances(player.token)).toEqual({ available: '0', pending: formatAmount(total), bonus: '0', held: formatAmount(held) });
   // Withdrawn held money never counted as deposited.
   expect(await depositUsage(player.token)).toEqual({ daily: '1.1', weekly: '1.1', monthly: '1.1' });
+});
+
+it('gives held money back to held, not to available, when a withdrawal that took it fails', async () => {
+  const player = await overLimitPlayer();
+  const address = segwitAddress('ltc', 0, randomBytes(20));
+  const before = { available: '1.1', pending: '0', bonus: '0', held: '4.9' };
+  expect(await balances(player.token)).toEqual(before);
+  const res = await server.call('paymentWithdraw', { token: player.token, body: { currencyCode: 'LTC', amount: '3', address } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const total = parseAmount('3') + parseAmount(res.body.data.fee as string);
+  const [row] = await server.db.query<{ held_amount: string }>('SELECT held_amount::text FROM withdrawals WHERE spend_request_id = $1', [
+    res.body.data.spendRequestId,
+  ]);
+  expect(parseAmount(row!.held_amount)).toBe(total - parseAmount('1.1'));
+  const settled = await server.call('devWithdrawalsSettle', { body: { spendRequestId: res.body.data.spendRequestId, outcome: 'failed' } });
+  expect(settled.status, JSON.stringify(settled.body)).toBe(200);
+  expect(settled.body.data.payout.callbackStatus).toBe(200);
+  // Not playable now either, and still not counted as deposited.
+  expect(await balances(player.token)).toEqual(before);
+  expect(await depositUsage(player.token)).toEqual({ daily: '1.1', weekly: '1.1', monthly: '1.1' });
+});
+
+it('gives held money back to held when the provider refuses the withdrawal that took it', async () => {
+  const player = await overLimitPlayer();
+  const simulator = server.ctx.payments as SimulatorPaymentProvider;
+  simulator.setOnline(false);
+  try {
+    const res = await server.call('paymentWithdraw', {
+      token: player.token,
+      body: { currencyCode: 'LTC', amount: '2', address: segwitAddress('ltc', 0, randomBytes(20)) },
+    });
+    expect(code(res)).toEqual([502, 'COIN_PAYMENTS_SERVER_ERROR']);
+  } finally {
+    simulator.setOnline(true);
+  }
+  expect(await balances(player.token)).toEqual({ available: '1.1', pending: '0', bonus: '0', held: '4.9' });
 });
 
 it('splits concurrent credits of one player as if they came one after the other', async () => {
