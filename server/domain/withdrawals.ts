@@ -174,6 +174,40 @@ async function refundRefused(ctx: AppContext, withdrawalId: number, failure: Pay
 }
 
 /**
+ * Fails a withdrawal still `requested` with no spend request recorded (the server stopped before it
+ * recorded one; called by the reconciliation, ./reconcile.ts): its funds go back as a refusal's would,
+ * and the player is told. False when it has moved on meanwhile (nothing done).
+ */
+export async function failUnsent(ctx: AppContext, withdrawalId: number): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await one<WithdrawalRow>(
+      tx,
+      `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE w.id = $1 FOR UPDATE OF w`,
+      [withdrawalId],
+    );
+    if (row.status !== 'requested' || row.spend_request_id !== null) return false;
+    const amount = parseSignedAmount(row.amount);
+    const fee = parseSignedAmount(row.fee);
+    const now = ctx.now();
+    const refund = await postTransaction(tx, {
+      kind: 'withdraw.refund',
+      at: now,
+      legs: refundLegs(row),
+      visible: { walletId: row.wallet_id, type: 'withdraw', actionType: 'withdrawRefund', status: 'failed', amount: amount + fee },
+      relatedTransactionId: row.hold_transaction_id,
+    });
+    // Recorded as the provider unreachable: a repeat of the request (Idempotency-Key) answers that.
+    await tx.query(`UPDATE withdrawals SET status = 'failed', failure = 'unavailable', refund_transaction_id = $2, updated_at = $3 WHERE id = $1`, [
+      row.id,
+      refund.transaction.id,
+      now,
+    ]);
+    await notifyPlayer(tx, row.user_id, ...withdrawalFailedNotice(amount, fee, row.code), now);
+    return true;
+  });
+}
+
+/**
  * A withdrawal's hold in one statement, one database transaction (withdrawal_hold, migration 0016): the
  * amount and fee held in pending, the ledger transaction, the withdrawal recorded. Undefined when the
  * balance does not cover it, another withdrawal is in flight or a bonus is still to wager: nothing moved,
@@ -324,8 +358,14 @@ export async function requestWithdrawal(
       amount,
       webhookUrl: webhookUrl(ctx),
     });
-    // Recorded before the confirmation, so a webhook that outruns the confirmation's answer finds it.
-    await ctx.db.query('UPDATE withdrawals SET spend_request_id = $2, updated_at = $3 WHERE id = $1', [withdrawalId, spend.spendRequestId, ctx.now()]);
+    // Recorded before the confirmation, so a webhook that outruns the confirmation's answer finds it; and
+    // only while the withdrawal still waits for it: one the reconciliation failed meanwhile (a provider
+    // slower than RECONCILE_AFTER_SECONDS) has given its funds back, and is not confirmed now.
+    const recorded = await ctx.db.query(
+      "UPDATE withdrawals SET spend_request_id = $2, updated_at = $3 WHERE id = $1 AND status = 'requested' AND spend_request_id IS NULL RETURNING id",
+      [withdrawalId, spend.spendRequestId, ctx.now()],
+    );
+    if (recorded.length === 0) throw providerFailureError('unavailable');
     spendRequested = true;
     await ctx.payments.confirmSpendRequest(spend.spendRequestId);
   } catch (error) {

@@ -7,12 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { segwitAddress } from '../../server/addresses.ts';
 import { isPGlite, openDb } from '../../server/db/db.ts';
 import { verifyLedger } from '../../server/domain/ledger.ts';
-import { reconcileWithdrawals, startReconciliation } from '../../server/domain/reconcile.ts';
+import { reconcileWithdrawals, settleByOperator, startReconciliation, withdrawalsInReview } from '../../server/domain/reconcile.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { startTestServer, type TestServer } from '../helpers/api.ts';
 import { postgresUrlOf } from '../helpers/db.ts';
-import { expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount, signedWebhook, walletOf, type Player } from '../helpers/money.ts';
+import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount, signedWebhook, walletOf, type Player } from '../helpers/money.ts';
 
 /**
  * Withdrawals whose news never came, reconciled with the payment simulator (server/domain/reconcile.ts):
@@ -79,8 +79,13 @@ async function notices(player: Player): Promise<string[]> {
   return rows.map((r) => r.title);
 }
 
+/** Only this test's withdrawal that never got a spend request. */
+const mineUnsent = (outcomes: Awaited<ReturnType<typeof reconcileWithdrawals>>, withdrawalId: number) =>
+  outcomes.filter((o) => o.withdrawalId === withdrawalId);
+
 /** Only this test's withdrawals: the others' are settled or left to their own tests. */
-const mine = (outcomes: Awaited<ReturnType<typeof reconcileWithdrawals>>, ids: string[]) => outcomes.filter((o) => ids.includes(o.spendRequestId));
+const mine = (outcomes: Awaited<ReturnType<typeof reconcileWithdrawals>>, ids: string[]) =>
+  outcomes.filter((o) => o.spendRequestId !== null && ids.includes(o.spendRequestId));
 
 describe('the reconciliation', () => {
   it('completes a withdrawal whose confirmation went unanswered and whose webhook never came; the webhook later moves nothing', async () => {
@@ -171,20 +176,114 @@ describe('the reconciliation', () => {
     expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0' });
   });
 
-  it('fails a spend request the provider never confirmed and now refuses, returning the funds', async () => {
+  it('refunds nothing on a refused second confirmation: sets the withdrawal aside for an operator, who settles it', async () => {
     const player = await fundedWith(server, '0.5');
     const spendRequestId = await withdrawal(player, 'confirmation');
     await server.db.query("UPDATE simulator_hot_wallets SET payouts_enabled = false WHERE currency_code = 'LTC'");
     try {
       server.clock.advance(TEN_MINUTES + 1000);
       expect(mine(await reconcileWithdrawals(server.ctx), [spendRequestId])).toEqual([
-        { withdrawalId: expect.any(Number), spendRequestId, providerState: 'unknown', result: 'failed' },
+        { withdrawalId: expect.any(Number), spendRequestId, providerState: 'unknown', result: 'needs_review' },
       ]);
     } finally {
       await server.db.query("UPDATE simulator_hot_wallets SET payouts_enabled = true WHERE currency_code = 'LTC'");
     }
-    expect(await simulator().spendRequestState(spendRequestId)).toEqual({ state: 'unknown' });
+    // A provider may refuse a second confirmation of a spend it has confirmed and does not show yet:
+    // the funds stay held, and later runs pass over it.
+    expect(await status(spendRequestId)).toMatchObject({ status: 'pending' });
+    expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0.400006' });
+    server.clock.advance(TEN_MINUTES + 1000);
+    expect(mine(await reconcileWithdrawals(server.ctx), [spendRequestId])).toEqual([]);
+    const inReview = (await withdrawalsInReview(server.ctx)).filter((w) => w.spendRequestId === spendRequestId);
+    expect(inReview).toEqual([
+      {
+        withdrawalId: expect.any(Number),
+        spendRequestId,
+        userId: player.user.id,
+        currencyCode: 'LTC',
+        amount: '0.4',
+        fee: '0.000006',
+        reason: expect.stringContaining('refused to confirm it again'),
+        since: expect.any(Date),
+      },
+    ]);
+    const withdrawalId = inReview[0]!.withdrawalId;
+
+    // The operator, having found no payout in the provider's records.
+    const before = await notices(player);
+    expect(await settleByOperator(server.ctx, withdrawalId, 'failed')).toBe('failed');
     expect(await status(spendRequestId)).toMatchObject({ status: 'failed' });
+    expect(await ltcWallet(player)).toEqual({ available: '0.5', pending: '0' });
+    expect((await notices(player)).length).toBe(before.length + 1);
+    expect(await withdrawalsInReview(server.ctx)).not.toContainEqual(expect.objectContaining({ withdrawalId }));
+    await expect(settleByOperator(server.ctx, withdrawalId, 'sent')).rejects.toThrow(`Withdrawal ${withdrawalId} is already failed.`);
+  });
+
+  it('lets an operator settle only withdrawals waiting for review', async () => {
+    const player = await fundedWith(server, '0.5');
+    const spendRequestId = await withdrawal(player, 'answer');
+    const [row] = await server.db.query<{ id: number }>('SELECT id FROM withdrawals WHERE spend_request_id = $1', [spendRequestId]);
+    await expect(settleByOperator(server.ctx, row!.id, 'sent')).rejects.toThrow(/is not waiting for review/);
+    await expect(settleByOperator(server.ctx, 987654321, 'sent')).rejects.toThrow(/No withdrawal 987654321/);
+    expect(await status(spendRequestId)).toMatchObject({ status: 'pending' });
+    const settled = await server.call('devWithdrawalsSettle', { body: { spendRequestId, outcome: 'confirmed' } });
+    expect(settled.status).toBe(200);
+    expect(await status(spendRequestId)).toMatchObject({ status: 'completed' });
+  });
+
+  it('fails a withdrawal whose spend request was never recorded (the server stopped first), returning the funds', async () => {
+    const player = await fundedWith(server, '0.5');
+    const provider = simulator();
+    const create = provider.createSpendRequest.bind(provider);
+    provider.createSpendRequest = () => Promise.reject(new Error('the server stopped here'));
+    try {
+      const res = await server.call('paymentWithdraw', { token: player.token, body: { currencyCode: 'LTC', amount: '0.4', address: ltcAddress() } });
+      expect(res.status).toBe(500);
+    } finally {
+      provider.createSpendRequest = create;
+    }
+    expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0.400006' });
+    const [row] = await server.db.query<{ id: number }>(
+      "SELECT id FROM withdrawals WHERE user_id = $1 AND status = 'requested' AND spend_request_id IS NULL",
+      [player.user.id],
+    );
+    expect(mineUnsent(await reconcileWithdrawals(server.ctx), row!.id)).toEqual([]);
+    server.clock.advance(TEN_MINUTES + 1000);
+    const before = await notices(player);
+    expect(mineUnsent(await reconcileWithdrawals(server.ctx), row!.id)).toEqual([
+      { withdrawalId: row!.id, spendRequestId: null, providerState: null, result: 'failed' },
+    ]);
+    expect(await ltcWallet(player)).toEqual({ available: '0.5', pending: '0' });
+    expect((await notices(player)).length).toBe(before.length + 1);
+  });
+
+  it('does not confirm a spend request that came back after the reconciliation failed its withdrawal', async () => {
+    const player = await fundedWith(server, '0.5');
+    const provider = simulator();
+    const create = provider.createSpendRequest.bind(provider);
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    let created: string | null = null;
+    provider.createSpendRequest = async (request) => {
+      await slow;
+      const spend = await create(request);
+      created = spend.spendRequestId;
+      return spend;
+    };
+    try {
+      const answer = server.call('paymentWithdraw', { token: player.token, body: { currencyCode: 'LTC', amount: '0.4', address: ltcAddress() } });
+      await expect.poll(() => ltcWallet(player)).toEqual({ available: '0.099994', pending: '0.400006' });
+      const [row] = await server.db.query<{ id: number }>("SELECT id FROM withdrawals WHERE user_id = $1 AND status = 'requested'", [player.user.id]);
+      server.clock.advance(TEN_MINUTES + 1000);
+      expect(mineUnsent(await reconcileWithdrawals(server.ctx), row!.id)).toMatchObject([{ result: 'failed' }]);
+      release();
+      expect(code(await answer)).toEqual([502, 'COIN_PAYMENTS_SERVER_ERROR']);
+    } finally {
+      provider.createSpendRequest = create;
+    }
+    expect(created).not.toBeNull();
+    // Never confirmed: the provider has no payout of it, and the funds went back once.
+    expect(await simulator().spendRequestState(created!)).toEqual({ state: 'unknown' });
     expect(await ltcWallet(player)).toEqual({ available: '0.5', pending: '0' });
   });
 
@@ -235,48 +334,79 @@ describe('npm run reconcile', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'casino-reconcile-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  function run(env: NodeJS.ProcessEnv): Promise<{ status: number | null; out: string }> {
-    const child = spawn('npm', ['run', '--silent', 'reconcile'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  function run(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ status: number | null; out: string }> {
+    const child = spawn('npm', ['run', '--silent', 'reconcile', ...(args.length > 0 ? ['--', ...args] : [])], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     return new Promise((resolve) => child.once('close', (code) => resolve({ status: code, out })));
   }
 
-  it('settles what the provider ended and prints it', async () => {
+  it('settles what the provider ended and prints it; lists what waits for an operator, who settles it by hand', async () => {
     const player = await fundedWith(server, '0.5');
     const spendRequestId = await withdrawal(player, 'answer');
     await settleUnheard(spendRequestId, 'confirmed');
     // The command reads the wall clock: this withdrawal waited an hour by it (every other one here is final).
     await server.db.query("UPDATE withdrawals SET updated_at = now() - interval '1 hour' WHERE spend_request_id = $1", [spendRequestId]);
+    // And this one was set aside for an operator (how it comes to be is tested above).
+    const aside = await fundedWith(server, '0.5');
+    const asideSpend = await withdrawal(aside, 'answer');
+    const [asideRow] = await server.db.query<{ id: number }>(
+      "UPDATE withdrawals SET review_reason = 'checked by the test', review_since = now() - interval '1 hour', updated_at = now() - interval '1 hour' WHERE spend_request_id = $1 RETURNING id",
+      [asideSpend],
+    );
+    const asideId = asideRow!.id;
 
     const url = postgresUrlOf(server.db);
-    const env: NodeJS.ProcessEnv = { PAYMENT_WEBHOOK_SECRET: SECRET, JWT_SECRET: 'test-secret-test-secret-test-secret', DATA_DIR: dataDir };
-    let outcome: { status: number | null; out: string };
-    if (url) {
-      outcome = await run({ ...env, DATABASE_URL: url });
-    } else {
+    const env: NodeJS.ProcessEnv = {
+      PAYMENT_WEBHOOK_SECRET: SECRET,
+      JWT_SECRET: 'test-secret-test-secret-test-secret',
+      DATA_DIR: dataDir,
+      DATABASE_URL: url ?? '',
+    };
+    if (!url) {
       // PGlite is one process's: the command gets a copy of the database in a folder, read back after.
       if (!isPGlite(server.db)) throw new Error('expected PGlite');
       const folder = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), loadFrom: await server.db.dump() });
       await folder.close();
-      outcome = await run({ ...env, DATABASE_URL: '' });
     }
+    const waiting = new RegExp(
+      `Waiting for an operator .*: 1\\n  withdrawal ${asideId} \\(${asideSpend}\\), player ${aside.user.id}, 0\\.4 LTC \\+ fee 0\\.000006, since .*: checked by the test`,
+    );
+    const outcome = await run(env);
     expect(outcome.out).toMatch(new RegExp(`withdrawal \\d+ \\(${spendRequestId}\\): provider says sent -> completed`));
     expect(outcome.out).toMatch(/Reconciled 1: 1 completed\./);
+    expect(outcome.out).toMatch(waiting);
     expect(outcome.status).toBe(0);
 
-    const again = await run({ ...env, DATABASE_URL: url ?? '' });
+    const again = await run(env);
     expect(again.out).toMatch(/Nothing to reconcile\./);
+    expect(again.out).toMatch(waiting);
     expect(again.status).toBe(0);
+
+    const byHand = await run(env, ['--settle', String(asideId), '--outcome', 'failed']);
+    expect(byHand.out).toContain(`Withdrawal ${asideId} settled by hand: failed.`);
+    expect(byHand.status).toBe(0);
+    const refused = await run(env, ['--settle', String(asideId), '--outcome', 'sent']);
+    expect(refused.out).toContain(`Withdrawal ${asideId} is already failed.`);
+    expect(refused.status).toBe(2);
 
     const db = url ? server.db : await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
     try {
-      const rows = await db.query<{ status: string }>('SELECT status FROM withdrawals WHERE spend_request_id = $1', [spendRequestId]);
-      expect(rows[0]?.status).toBe('completed');
+      const rows = await db.query<{ spend_request_id: string; status: string }>(
+        'SELECT spend_request_id, status FROM withdrawals WHERE spend_request_id IN ($1, $2) ORDER BY id',
+        [spendRequestId, asideSpend],
+      );
+      expect(rows).toEqual([
+        { spend_request_id: spendRequestId, status: 'completed' },
+        { spend_request_id: asideSpend, status: 'failed' },
+      ]);
       const report = await verifyLedger(db);
       expect(report.ok).toBe(true);
-      if (url) expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0' });
+      if (url) {
+        expect(await ltcWallet(player)).toEqual({ available: '0.099994', pending: '0' });
+        expect(await ltcWallet(aside)).toEqual({ available: '0.5', pending: '0' });
+      }
     } finally {
       if (!url) await db.close();
     }
