@@ -49,6 +49,11 @@ export interface Config {
   /** A withdrawal is asked about once it has been pending this long without news. */
   reconcileAfterSeconds: number;
   /**
+   * How often an idle live-event stream gets a comment (so proxies keep it open), and when a stream whose
+   * session has expired is ended.
+   */
+  liveKeepaliveSeconds: number;
+  /**
    * How the house games reach the game wallet: `http` (the default), over the network to where this server
    * listens, as an outside provider does; `in-process`, the same signed call handed to the server's own
    * router without a socket, so `npm run bench:server` can show what the hop costs.
@@ -215,6 +220,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     simulatorBlockMs: env.SIMULATOR_BLOCK_MS ? positiveInt('SIMULATOR_BLOCK_MS', env.SIMULATOR_BLOCK_MS, 1) : null,
     reconcileIntervalSeconds: env.RECONCILE_INTERVAL_SECONDS === '0' ? 0 : positiveInt('RECONCILE_INTERVAL_SECONDS', env.RECONCILE_INTERVAL_SECONDS, 60),
     reconcileAfterSeconds: positiveInt('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 600),
+    liveKeepaliveSeconds: positiveInt('LIVE_KEEPALIVE_SECONDS', env.LIVE_KEEPALIVE_SECONDS, 15),
     houseWalletHop: houseWalletHop(env.HOUSE_WALLET_HOP),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };

@@ -69,7 +69,8 @@ class Announcer {
   }
 }
 
-export type LiveKind = 'wallets' | 'deposit' | 'withdrawal' | 'notification';
+/** What changed; `session`: one of the player's sessions ended (its stream, if any, ends too). */
+export type LiveKind = 'wallets' | 'deposit' | 'withdrawal' | 'notification' | 'session';
 
 export interface LiveMessage {
   userId: number;
@@ -78,7 +79,7 @@ export interface LiveMessage {
   id: number;
 }
 
-const KINDS: readonly string[] = ['wallets', 'deposit', 'withdrawal', 'notification'];
+const KINDS: readonly string[] = ['wallets', 'deposit', 'withdrawal', 'notification', 'session'];
 
 /** The message of a payload, or null for one this server does not understand. */
 export function parseLiveMessage(payload: string): LiveMessage | null {

@@ -634,9 +634,11 @@ export interface paths {
          *       unread count.
          *
          *     The data of each event is described by the schema under `x-events`, by event name. A comment
-         *     line (`: keepalive`) comes every 15 seconds. Changes are announced by the database
-         *     when their transaction commits: on PostgreSQL every server instance hears them, so a stream held
-         *     by one instance carries what another did.
+         *     line (`: keepalive`) comes every 15 seconds (the server's LIVE_KEEPALIVE_SECONDS). Changes are
+         *     announced by the database when their transaction commits: on PostgreSQL every server instance
+         *     hears them, so a stream held by one instance carries what another did. The stream ends when the
+         *     session of its token ends (logout, the account made inactive), whichever instance ended it, and
+         *     at the first keepalive after the session expires: a new request then answers why.
          *
          *     Errors (before the stream starts): 400 PLEASE_CHECK_REQUEST_DATA; 401
          *     ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED, User_Not_Exists_Error_Type; 403

@@ -93,7 +93,7 @@ const ltc = (data: Record<string, unknown>) => (data.wallets as { currencyCode: 
 describe('the event stream', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ LIVE_KEEPALIVE_SECONDS: '1', RATE_LIMIT: 'false' });
     await server.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => server.close());
@@ -174,6 +174,54 @@ describe('the event stream', () => {
     expect(bad.status).toBe(401);
   });
 
+  it('ends a stream when its session ends: the account made inactive, or a logout', async () => {
+    const inactive = await registeredPlayer(server);
+    const stream = await openStream(server, inactive.token);
+    await stream.next((event) => event.event === 'ready');
+    const other = await registeredPlayer(server);
+    const bystander = await openStream(server, other.token);
+    await bystander.next((event) => event.event === 'ready');
+    const email = inactive.payload.email as string;
+    expect((await server.call('devSetUserActive', { body: { email, active: false } })).status).toBe(200);
+    await stream.ended;
+    // Its money moving now reaches nobody; a new stream is refused with the reason.
+    const again = await server.call('userEvents', { token: inactive.token });
+    expect([again.status, again.body.errors[0].description]).toEqual([403, 'USER_INACTIVE']);
+    expect((await server.call('devSetUserActive', { body: { email, active: true } })).status).toBe(200);
+
+    // Logging out ends the stream of that session only.
+    const login = await server.call('userLogin', { body: { email, password: inactive.payload.password } });
+    const second = await server.call('userLogin', { body: { email, password: inactive.payload.password } });
+    const kept = await openStream(server, login.body.data.accessToken as string);
+    const ending = await openStream(server, second.body.data.accessToken as string);
+    await kept.next((event) => event.event === 'ready');
+    await ending.next((event) => event.event === 'ready');
+    expect((await server.call('userLogout', { token: second.body.data.accessToken as string })).status).toBe(200);
+    await ending.ended;
+    const selected = (await server.call('userGetWallets', { token: login.body.data.accessToken as string })).body.data.wallets[1].id;
+    await server.call('userSelectWallet', { token: login.body.data.accessToken as string, body: { walletId: selected } });
+    await kept.next((event) => event.event === 'wallets');
+    kept.close();
+
+    // Another player's stream went on.
+    expect(bystander.events.map((event) => event.event)).toEqual(['ready']);
+    bystander.close();
+  });
+
+  it('ends a stream at the first keepalive after its session expires', async () => {
+    const player = await registeredPlayer(server);
+    const stream = await openStream(server, player.token);
+    await stream.next((event) => event.event === 'ready');
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    // LIVE_KEEPALIVE_SECONDS=1 here: keepalives come, the stream goes on.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(ended).toBe(false);
+    server.clock.advance(25 * 60 * 60_000);
+    await stream.ended;
+    server.clock.set(new Date());
+  });
+
   it('ends the open streams when the server stops, without holding it', async () => {
     const own = await startTestServer();
     await own.app.listen({ port: 0, host: '127.0.0.1' });
@@ -213,5 +261,13 @@ describe('two server instances on one database', () => {
     await stream.next((event, data) => event.event === 'deposit' && data.txId === txId && data.status === 'credited');
     await stream.next((event, data) => event.event === 'wallets' && ltc(data).available === '0.5');
     stream.close();
+  });
+
+  it("ends the player's stream held by the other when the account is made inactive through one", async () => {
+    const player: Player = await registeredPlayer(first);
+    const stream = await openStream(second, player.token);
+    await stream.next((event) => event.event === 'ready');
+    expect((await first.call('devSetUserActive', { body: { email: player.payload.email, active: false } })).status).toBe(200);
+    await stream.ended;
   });
 });

@@ -1,0 +1,16 @@
+-- A session that ends (logout, the account made inactive, a password changed) is announced on the live
+-- channel (migration 0011), so that an event stream opened with it ends at once, on whichever server
+-- instance holds it (server/http/events.ts), instead of going on delivering the player's changes. The
+-- stream checks its own session on hearing it; `id` is 0 (the message names the player, the stream knows
+-- its session).
+CREATE FUNCTION announce_session_ended() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('casino_events', json_build_object('u', NEW.user_id, 'k', 'session', 'id', 0)::text);
+  RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER sessions_ended_announce AFTER UPDATE OF revoked_at ON sessions
+  FOR EACH ROW
+  WHEN (OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL)
+  EXECUTE FUNCTION announce_session_ended();
