@@ -483,6 +483,19 @@ async function playInOneStatement(
   );
 }
 
+/** 1 in units of 1e-8, as parseSignedAmount reads amounts (and the multiplier). */
+const UNIT = 100_000_000n;
+
+/**
+ * A round's wins may add up to its stake times its provider's max_win_multiplier (migration 0022), no
+ * more: a win past it is refused (400, field `amount`, code `amount.max`) and moves nothing. Free-spin
+ * rounds have no stake and are not bounded here.
+ */
+async function assertWinWithinStake(tx: Queryable, providerId: number, staked: bigint, wonAfter: bigint): Promise<void> {
+  const provider = await one<{ max_win_multiplier: string }>(tx, 'SELECT max_win_multiplier FROM providers WHERE id = $1', [providerId]);
+  if (wonAfter * UNIT > staked * parseSignedAmount(provider.max_win_multiplier)) throw badRequest([{ field: 'amount', code: 'amount.max' }]);
+}
+
 /** The one refusal of a call on a round that cannot take it: a closed round, another wallet's round. */
 const roundRefused = () => new DomainError('INVALID_VALUE');
 
@@ -596,6 +609,7 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
         case 'win':
         case 'freeSpin': {
           const staked = stakedAvailable + stakedBonus;
+          if (call.action === 'win') await assertWinWithinStake(tx, session.providerId, staked, roundUpdate.won + amount);
           // The bonus-paid share of the stake, rounded up: bonus money never becomes cash by rounding. Once
           // the bonus has ended (completed, forfeited, expired) there is nothing left to wager it off, so
           // the whole win is the player's.

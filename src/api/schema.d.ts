@@ -1041,8 +1041,13 @@ export interface paths {
          *     its own `transactionId`; a replay answers the first result and moves nothing. A win is paid even
          *     after the session expired or the player self-excluded: the round began while they could play.
          *
+         *     The wins of a round add up to at most its stake times the provider's largest multiplier
+         *     (1,000,000 unless the operator set another for the provider); a win past it is refused and
+         *     moves nothing.
+         *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (malformed body, signature header missing, `amount` finer
-         *     than the currency or over the per-call maximum (`ProviderAmount`, field code `amount.max`),
+         *     than the currency or over the per-call maximum (`ProviderAmount`, field code `amount.max`), the
+         *     round's wins past its stake times the provider's largest multiplier (field code `amount.max`),
          *     `transactionId` reused with a different request: field code `duplicate`);
          *     401 SESSION_EXPIRED (unknown session), INVALID_SIGNATURE; 403 FORBIDDEN (a demo session);
          *     404 NOT_FOUND (no bet opened the round); 415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_VALUE (round

@@ -152,6 +152,43 @@ describe('bets and wins', () => {
     expect(await balances(player.user.id)).toEqual({ available: '0.4', bonus: '0' });
   });
 
+  it("refuses a win past the round's stake times the provider's largest multiplier, whatever the wins before it", async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await openSession(player);
+    const roundId = nextId('round');
+    expect((await bet(sessionId, roundId, '0.001')).status).toBe(200);
+    const count = await ledgerTransactionCount();
+    // The example: 10001 on a 0.001 bet (under the per-call maximum), 10,001,000 times the stake.
+    const huge = await win(sessionId, roundId, '10001');
+    expect(refused(huge)).toEqual([400, 'PLEASE_CHECK_REQUEST_DATA']);
+    expect(huge.body.errors[0].fields).toEqual([{ field: 'amount', code: 'amount.max' }]);
+    expect(await ledgerTransactionCount()).toBe(count);
+    expect(await balances(player.user.id)).toEqual({ available: '0.999', bonus: '0' });
+
+    // The default bound, 1,000,000 times (the largest house game payout), counts every win of the round.
+    const [provider] = await server.db.query<{ id: number; max_win_multiplier: string }>(
+      'SELECT p.id, p.max_win_multiplier::text FROM providers p JOIN games g ON g.provider_id = p.id WHERE g.id = $1',
+      [game.id],
+    );
+    expect(parseAmount(provider!.max_win_multiplier)).toBe(parseAmount('1000000'));
+    expect((await win(sessionId, roundId, '600')).status).toBe(200);
+    expect(refused(await win(sessionId, roundId, '400.00000001'))).toEqual([400, 'PLEASE_CHECK_REQUEST_DATA']);
+    expect((await win(sessionId, roundId, '400')).status).toBe(200);
+    expect(await balances(player.user.id)).toEqual({ available: '1000.999', bonus: '0' });
+
+    // An operator's lower bound for a provider applies at once.
+    await server.db.query('UPDATE providers SET max_win_multiplier = 10 WHERE id = $1', [provider!.id]);
+    try {
+      const next = nextId('round');
+      expect((await bet(sessionId, next, '0.1')).status).toBe(200);
+      expect(refused(await win(sessionId, next, '1.00000001'))).toEqual([400, 'PLEASE_CHECK_REQUEST_DATA']);
+      expect((await win(sessionId, next, '1')).status).toBe(200);
+    } finally {
+      await server.db.query('UPDATE providers SET max_win_multiplier = $2 WHERE id = $1', [provider!.id, provider!.max_win_multiplier]);
+    }
+    expect(await balances(player.user.id)).toEqual({ available: '1001.899', bonus: '0' });
+  });
+
   it('settles a lost round with a win of 0, and pays free spins to available in rounds of their own', async () => {
     const player = await fundedPlayer('1');
     const sessionId = await openSession(player);
