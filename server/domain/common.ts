@@ -275,7 +275,12 @@ export interface PaymentProvider {
  * Active payment providers with the currencies they take and the site-wide limits (per-currency
  * figures are in {@link listCurrencies}).
  */
-export async function listPaymentProviders(db: Queryable): Promise<PaymentProvider[]> {
+/**
+ * The active payment providers. `adapterCurrencies`: the currencies the configured payment adapter is set
+ * up for (CoinPayments: those it has a wallet of), when it names them: a currency outside it is not
+ * offered, since a payment in it is refused (PAYMENT_PROVIDER_LIMITS_NOT_EXISTS).
+ */
+export async function listPaymentProviders(db: Queryable, adapterCurrencies?: readonly string[]): Promise<PaymentProvider[]> {
   const providers = await db.query<{ id: number; key: string; name: string; deposit_allowed: boolean; withdraw_allowed: boolean }>(
     'SELECT id, key, name, deposit_allowed, withdraw_allowed FROM payment_providers WHERE active ORDER BY id',
   );
@@ -288,7 +293,7 @@ export async function listPaymentProviders(db: Queryable): Promise<PaymentProvid
     name: p.name,
     depositAllowed: p.deposit_allowed,
     withdrawAllowed: p.withdraw_allowed,
-    currencies: currencies.map((c) => c.code),
+    currencies: currencies.map((c) => c.code).filter((code) => !adapterCurrencies || adapterCurrencies.includes(code)),
     minDeposit: settings.minDeposit,
     minWithdraw: settings.minWithdraw,
     maxAmount: settings.maxTransferAmount,

@@ -60,7 +60,7 @@ export function commonHandlers(ctx: AppContext): JsonHandlers {
 
     commonGetCountries: async () => ({ countries: await common.listCountries(ctx.db) }),
 
-    paymentGetProviders: async () => ({ paymentProviders: await common.listPaymentProviders(ctx.db) }),
+    paymentGetProviders: async () => ({ paymentProviders: await common.listPaymentProviders(ctx.db, ctx.payments.currencies) }),
 
     commonGetUserNotifications: async (input) => {
       const page = await common.listNotifications(ctx.db, player(input).userId, {

@@ -1621,7 +1621,8 @@ export interface paths {
         };
         /**
          * List payment providers
-         * @description The enabled payment providers with their limits and fees.
+         * @description The enabled payment providers with their limits and fees; `currencies` names those the
+         *     configured payment provider is set up for (CoinPayments: those it has a wallet of).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 500 INTERNAL_SERVER_ERROR.
          */

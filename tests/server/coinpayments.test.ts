@@ -439,6 +439,10 @@ describe('the server with CoinPayments selected', () => {
     expect([tooMuch.status, tooMuch.body.errors[0].description]).toEqual([422, 'PAYMENT_PROVIDER_LIMITS_NOT_EXISTS']);
     expect(fake.received.length).toBe(count);
     expect(await server.db.query("SELECT w.id FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE c.code = 'BTC'")).toEqual([]);
+    // Nor is BTC offered: the providers list names the currencies CoinPayments has a wallet of.
+    const providers = await server.call('paymentGetProviders');
+    expect(providers.status).toBe(200);
+    expect((providers.body.data.paymentProviders as { currencies: string[] }[]).map((p) => p.currencies)).toEqual([['LTC']]);
   });
 
   it('changes nothing for a bad signature (401), a missing one (400) or an address it never issued (404)', async () => {
