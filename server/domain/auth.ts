@@ -86,10 +86,10 @@ export async function limitCheckUser(ctx: AppContext, ip: string): Promise<void>
  * The attempt is counted before the password is checked, so concurrent guesses cannot all pass the
  * check; a right password then takes its count back ({@link forgiveLogin}).
  */
-async function startLoginAttempt(ctx: AppContext, userId: number, ip: string): Promise<void> {
+async function startLoginAttempt(ctx: AppContext, account: string, ip: string): Promise<void> {
   const now = ctx.now();
-  const pairKey = `login:fail:user:${userId}:ip:${ip}`;
-  const accountKey = `login:fail:user:${userId}`;
+  const pairKey = `login:fail:${account}:ip:${ip}`;
+  const accountKey = `login:fail:${account}`;
   // The account's count holds back only addresses that have failed on it themselves.
   const failedHere = (await ctx.limiter.count(pairKey, now)) > 0;
   const pairWait = await ctx.limiter.attempt(pairKey, LOGIN_BACKOFF.perAccountAndIp, now);
@@ -103,10 +103,18 @@ async function startLoginAttempt(ctx: AppContext, userId: number, ip: string): P
 }
 
 /** A right password: the address's failures on the account are forgotten, and this attempt is not one. */
-async function forgiveLogin(ctx: AppContext, userId: number, ip: string): Promise<void> {
-  await ctx.limiter.clear(`login:fail:user:${userId}:ip:${ip}`);
-  await ctx.limiter.forgive(`login:fail:user:${userId}`);
+async function forgiveLogin(ctx: AppContext, account: string, ip: string): Promise<void> {
+  await ctx.limiter.clear(`login:fail:${account}:ip:${ip}`);
+  await ctx.limiter.forgive(`login:fail:${account}`);
 }
+
+/**
+ * The account a login's wrong-password delays count on: the player's, or for a name no account has, the
+ * name itself (lower case, as logins are compared). An unknown name is then slowed down like a known
+ * account and costs the same counter queries, so neither its delays nor its time tell the two apart
+ * beyond what the answer's code says.
+ */
+const loginAccount = (user: { id: number } | undefined, login: string) => (user ? `user:${user.id}` : `name:${login.toLowerCase()}`);
 
 /**
  * Refuses players who may not hold a session: inactive ones. A self-excluded player may still sign in,
@@ -144,14 +152,16 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   await rateLimit(ctx, `login:ip:${ip}`, RATE_RULES.loginPerIp);
   const password = decodePassword(input.password);
   if (password === null) throw badRequest([{ field: 'password', code: 'password.encoding' }]);
-  const user = await findUserByLogin(ctx.db, input.email.trim());
+  const name = input.email.trim();
+  const user = await findUserByLogin(ctx.db, name);
+  const account = loginAccount(user, name);
+  await startLoginAttempt(ctx, account, ip);
   if (!user) {
     await checkPassword(ctx, null, password);
     throw new DomainError('USER_DOES_NOT_EXISTS');
   }
-  await startLoginAttempt(ctx, user.id, ip);
   if (!(await checkPassword(ctx, user.password_hash, password))) throw new DomainError('WRONG_PASSWORD');
-  await forgiveLogin(ctx, user.id, ip);
+  await forgiveLogin(ctx, account, ip);
   assertMaySignIn(user);
   if (!user.email_verified_at) throw new DomainError('EMAIL_NOT_VERIFIED');
   return startSession(ctx, ctx.db, user);

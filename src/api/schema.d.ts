@@ -29,7 +29,8 @@ export interface paths {
          *     address with no wrong password on the account is never held back by other addresses' failures,
          *     so the owner's right password is taken at once. An attempt answered 429 is not checked and not
          *     counted; a right password clears its address's count; counts are forgotten 30 minutes after the
-         *     last wrong password.
+         *     last wrong password. A login no account has is slowed down the same way, counted on the name
+         *     tried (any case).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 403 EMAIL_NOT_VERIFIED, USER_INACTIVE;
          *     404 USER_DOES_NOT_EXISTS; 415 UNSUPPORTED_MEDIA_TYPE; 422 WRONG_PASSWORD; 429 RATE_LIMITED;

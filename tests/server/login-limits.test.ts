@@ -144,6 +144,18 @@ describe('wrong passwords', () => {
     for (let i = 0; i < 5; i++) expect((await loginFrom('203.0.113.11', payload.email, `Later@${i}x`)).status).toBe(422);
   });
 
+  it('slow down guesses of a name no account has as they slow down a known account\'s', async () => {
+    const name = `Nobody-${Date.now()}@Example.com`;
+    for (let i = 0; i < 5; i++) expect(brief(await loginFrom('203.0.113.21', name, `Wrong@${i}x`))).toEqual([404, 'USER_DOES_NOT_EXISTS']);
+    // Counted on the name as logins compare it (any case), and on this address only.
+    const held = await loginFrom('203.0.113.21', name.toLowerCase(), 'Wrong@6x');
+    expect(brief(held)).toEqual([429, 'RATE_LIMITED']);
+    expect(held.retryAfter).toBe(1);
+    expect(brief(await loginFrom('203.0.113.22', name, 'Wrong@7x'))).toEqual([404, 'USER_DOES_NOT_EXISTS']);
+    server.clock.advance(1_000);
+    expect(brief(await loginFrom('203.0.113.21', name, 'Wrong@8x'))).toEqual([404, 'USER_DOES_NOT_EXISTS']);
+  });
+
   it('cost an unknown login a password hash too, as long as a known account\'s wrong password', async () => {
     // A dear hash (about 20 times the tests' usual), so that its time stands well above the rest of a login.
     const costly = await startTestServer({ PASSWORD_HASH_MEMORY_KIB: '4096', PASSWORD_HASH_ITERATIONS: '12' }, { db });
