@@ -59,7 +59,9 @@ class Announcer {
       const batch = this.queued;
       this.queued = null;
       try {
-        await this.db.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [LIVE_CHANNEL, [...batch.payloads]]);
+        await this.db.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [LIVE_CHANNEL, [...batch.payloads]], {
+          prepared: 'announce_committed',
+        });
         for (const waiter of batch.waiters) waiter.resolve();
       } catch (error) {
         for (const waiter of batch.waiters) waiter.reject(error);

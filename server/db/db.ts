@@ -9,8 +9,17 @@ import pg from 'pg';
  */
 export type Row = Record<string, unknown>;
 
+export interface QueryOptions {
+  /**
+   * On PostgreSQL, runs the statement as a prepared statement of this name, parsed and planned once per
+   * connection instead of at every call: for the few statements every money call sends. One name, one
+   * text. PGlite ignores it.
+   */
+  prepared?: string;
+}
+
 export interface Queryable {
-  query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends object = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
 export interface Db extends Queryable {
@@ -35,8 +44,8 @@ export async function one<T extends object>(db: Queryable, sql: string, params?:
   return first;
 }
 
-export async function maybeOne<T extends object>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T | undefined> {
-  const rows = await db.query<T>(sql, params);
+export async function maybeOne<T extends object>(db: Queryable, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T | undefined> {
+  const rows = await db.query<T>(sql, params, options);
   return rows[0];
 }
 
@@ -87,8 +96,11 @@ class PostgresDb implements Db {
     private readonly url: string,
   ) {}
 
-  async query<T extends object>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.pool.query<T>(sql, params as unknown[]);
+  async query<T extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
+    const result =
+      options.prepared === undefined
+        ? await this.pool.query<T>(sql, params as unknown[])
+        : await this.pool.query<T>({ name: options.prepared, text: sql, values: params as unknown[] });
     return result.rows;
   }
 

@@ -201,7 +201,7 @@ async function applyInOneStatement(
       title,
       message,
       ctx.now(),
-    ]);
+    ], { prepared: 'deposit_notification_apply' });
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
     if (code === GENERAL_PATH) return 'general';

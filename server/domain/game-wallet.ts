@@ -455,6 +455,7 @@ async function playInOneStatement(
         session.walletSecret,
         reference,
       ],
+      { prepared: 'game_wallet_play' },
     );
   } catch (error) {
     if (sqlState(error) === GENERAL_PATH) return 'general';

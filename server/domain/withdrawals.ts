@@ -234,7 +234,7 @@ async function holdInOneStatement(
       formatFixed(fee),
       randomUUID(),
       ctx.now(),
-    ]);
+    ], { prepared: 'withdrawal_hold' });
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
     if (code === 'GW001') return undefined;
