@@ -172,6 +172,28 @@ describe('the ledger schema', () => {
     expect(await ledgerCounts()).toEqual(before);
   });
 
+  it('checks at commit every ledger transaction but the one a one-statement money call vouches for', async () => {
+    // game_wallet_play and the other one-statement calls (migration 0023) name, for their own database
+    // transaction, the one ledger transaction whose entries they write balanced by construction. Any
+    // other, in the same database transaction or not, is checked as ever.
+    const house = await systemAccountId('LTC', 'house');
+    const adjustments = await systemAccountId('LTC', 'adjustments');
+    const before = await ledgerCounts();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("SELECT set_config('casino.ledger_balanced_by', gen_random_uuid()::text, true)");
+        const id = await rawTransaction(tx);
+        await tx.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $4, 5), ($1, $3, $4, -3)', [
+          id,
+          house,
+          adjustments,
+          currency.LTC,
+        ]);
+      }),
+    ).rejects.toThrow(/does not balance/);
+    expect(await ledgerCounts()).toEqual(before);
+  });
+
   it('balances per currency: 5 LTC in and 5 BTC out do not balance', async () => {
     const ltcHouse = await systemAccountId('LTC', 'house');
     const btcHouse = await systemAccountId('BTC', 'house');
