@@ -15,6 +15,8 @@ export interface DepositActivity {
   confirmations: number;
   requiredConfirmations: number;
   status: 'pending' | 'credited' | 'belowMinimum';
+  /** The part of a credited deposit held apart over a deposit limit; absent when none was. */
+  heldAmount?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +43,7 @@ interface DepositRow {
   amount: string;
   confirmations: number;
   status: 'pending' | 'credited' | 'below_minimum';
+  held_amount: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -66,6 +69,7 @@ function toDeposit(row: DepositRow, requiredConfirmations: number): DepositActiv
     confirmations: row.confirmations,
     requiredConfirmations,
     status: row.status === 'below_minimum' ? 'belowMinimum' : row.status,
+    ...(parseSignedAmount(row.held_amount) > 0n ? { heldAmount: amount(row.held_amount) } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -84,7 +88,7 @@ function toWithdrawal(row: WithdrawalRow): WithdrawalActivity {
   };
 }
 
-const DEPOSIT_COLUMNS = `d.provider_tx_id, c.code, d.amount, d.confirmations, d.status, d.created_at, d.updated_at
+const DEPOSIT_COLUMNS = `d.provider_tx_id, c.code, d.amount, d.confirmations, d.status, d.held_amount, d.created_at, d.updated_at
   FROM deposits d JOIN currencies c ON c.id = d.currency_id`;
 // A request the provider has not accepted yet ('requested') is not the player's yet, and one it refused
 // at once (failed without a spend request) was answered as refused and its funds returned: neither is

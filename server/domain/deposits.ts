@@ -330,7 +330,7 @@ export async function applyDepositNotification(ctx: AppContext, provider: string
       status = 'credited';
       creditedAt = now;
       changed = true;
-      await notifyPlayer(tx, deposit.user_id, ...depositCreditedNotice(amount, target.code), now);
+      await notifyPlayer(tx, deposit.user_id, ...depositCreditedNotice(amount, target.code, heldPart), now);
       // A deposit bonus matches the part credited as playable; a deposit held whole funds none.
       if (fits > 0n) {
         await onDepositCredited(tx, {

@@ -14,8 +14,16 @@ export async function notifyPlayer(db: Queryable, userId: number, title: string,
 
 const money = (units: bigint, currencyCode: string) => `${formatAmount(units)} ${currencyCode}`;
 
-export function depositCreditedNotice(amount: bigint, currencyCode: string): [string, string] {
-  return ['Deposit credited', `Your deposit of ${money(amount, currencyCode)} has been credited to your wallet.`];
+/** `held`: the part held apart over a deposit limit (server/domain/held-deposits.ts), not playable yet. */
+export function depositCreditedNotice(amount: bigint, currencyCode: string, held = 0n): [string, string] {
+  if (held === 0n) return ['Deposit credited', `Your deposit of ${money(amount, currencyCode)} has been credited to your wallet.`];
+  const playable = amount - held;
+  return [
+    'Deposit credited',
+    `Your deposit of ${money(amount, currencyCode)} has been credited to your wallet: ` +
+      (playable > 0n ? `${money(playable, currencyCode)} to your balance, ` : '') +
+      `${money(held, currencyCode)} held apart over your deposit limit, released as the limit allows (you may withdraw it at any time).`,
+  ];
 }
 
 export function withdrawalCompletedNotice(amount: bigint, currencyCode: string, address: string): [string, string] {

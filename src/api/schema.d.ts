@@ -2766,6 +2766,11 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "credited" | "belowMinimum";
+            /**
+             * @description Of a credited deposit, the part held apart over a deposit limit (see the Wallet schema's
+             *     `held`): credited, not playable until released. Absent when none was held.
+             */
+            heldAmount?: components["schemas"]["Amount"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

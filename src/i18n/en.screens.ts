@@ -305,6 +305,7 @@ export const enScreens = {
       noneInFlight: 'No deposits on their way. A transfer shows here as soon as the network sees it.',
       progress: '{{count}} of {{required}} confirmations',
       credited: 'Credited',
+      creditedHeld: 'Credited: {{held}} held over your deposit limit',
       belowMinimum: 'Below the minimum: not credited',
       unavailable: 'Your deposits could not be loaded.',
     },

@@ -302,6 +302,7 @@ export const esScreens: ScreensDictionary = {
       noneInFlight: 'No hay depósitos en camino. Una transferencia aparece aquí en cuanto la red la ve.',
       progress: '{{count}} de {{required}} confirmaciones',
       credited: 'Acreditado',
+      creditedHeld: 'Acreditado: {{held}} retenido por encima de tu límite de depósito',
       belowMinimum: 'Por debajo del mínimo: no acreditado',
       unavailable: 'No se pudieron cargar tus depósitos.',
     },

@@ -302,6 +302,7 @@ export const ptScreens: ScreensDictionary = {
       noneInFlight: 'Nenhum depósito a caminho. Uma transferência aparece aqui assim que a rede a vê.',
       progress: '{{count}} de {{required}} confirmações',
       credited: 'Creditado',
+      creditedHeld: 'Creditado: {{held}} retido acima do seu limite de depósito',
       belowMinimum: 'Abaixo do mínimo: não creditado',
       unavailable: 'Não foi possível carregar os seus depósitos.',
     },

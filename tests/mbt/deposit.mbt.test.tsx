@@ -76,7 +76,9 @@ function seeDeposits(view: DepositView, context: DepositContext) {
     context.deposits.map((deposit) => [
       money(view, deposit.amount),
       deposit.status === 'credited'
-        ? view.t('wallet.deposit.credited')
+        ? deposit.heldAmount
+          ? view.t('wallet.deposit.creditedHeld', { held: money(view, deposit.heldAmount) })
+          : view.t('wallet.deposit.credited')
         : deposit.status === 'belowMinimum'
           ? view.t('wallet.deposit.belowMinimum')
           : view.t('wallet.deposit.progress', { count: String(deposit.confirmations), required: '6' }),

@@ -89,6 +89,24 @@ it('credits only what fits in the deposit limit and holds the rest apart, not co
     ['5', '4.9'],
     ['0.5', '0.5'],
   ]);
+  // The player is told: the deposits on their way name the held part, and so do the notices.
+  const activity = await server.call('paymentGetActivity', { token: player.token });
+  expect(activity.status).toBe(200);
+  expect(
+    (activity.body.data.deposits as { amount: string; status: string; heldAmount?: string }[]).map((d) => [d.amount, d.status, d.heldAmount ?? null]),
+  ).toEqual([
+    ['0.5', 'credited', '0.5'],
+    ['5', 'credited', '4.9'],
+    ['1', 'credited', null],
+  ]);
+  const notices = await server.db.query<{ message: string }>('SELECT message FROM user_notifications WHERE user_id = $1 ORDER BY id', [
+    player.user.id,
+  ]);
+  expect(notices.map((n) => n.message)).toEqual([
+    'Your deposit of 1 LTC has been credited to your wallet.',
+    'Your deposit of 5 LTC has been credited to your wallet: 0.1 LTC to your balance, 4.9 LTC held apart over your deposit limit, released as the limit allows (you may withdraw it at any time).',
+    'Your deposit of 0.5 LTC has been credited to your wallet: 0.5 LTC held apart over your deposit limit, released as the limit allows (you may withdraw it at any time).',
+  ]);
 });
 
 it('releases held money as the limit windows pass, and counts it when released', async () => {

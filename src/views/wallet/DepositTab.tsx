@@ -275,8 +275,8 @@ function DepositLine({ deposit, money }: { deposit: DepositActivity; money: (val
   const { t } = useT();
   const confirmations = Math.min(deposit.confirmations, deposit.requiredConfirmations);
   const progress = t('wallet.deposit.progress', { count: String(confirmations), required: String(deposit.requiredConfirmations) });
-  const status =
-    deposit.status === 'credited' ? t('wallet.deposit.credited') : deposit.status === 'belowMinimum' ? t('wallet.deposit.belowMinimum') : progress;
+  const credited = deposit.heldAmount ? t('wallet.deposit.creditedHeld', { held: money(deposit.heldAmount) }) : t('wallet.deposit.credited');
+  const status = deposit.status === 'credited' ? credited : deposit.status === 'belowMinimum' ? t('wallet.deposit.belowMinimum') : progress;
   return (
     <li data-status={deposit.status}>
       <strong>{money(deposit.amount)}</strong>
