@@ -14,7 +14,9 @@ CREATE CONSTRAINT TRIGGER ledger_transactions_balanced AFTER INSERT ON ledger_tr
   WHEN (current_setting('casino.ledger_balanced_by', true) IS DISTINCT FROM NEW.public_id::text)
   EXECUTE FUNCTION ledger_assert_transaction_balanced();
 
--- The three calls, as in migrations 0022, 0018 and 0016, each naming its ledger transaction first.
+-- The three calls, as in migrations 0016 and 0018, each naming its ledger transaction first; and the
+-- one-statement win takes a win only while the round's wins stay within its stake times the provider's
+-- max_win_multiplier (migration 0022), leaving any other to the general path, which refuses it.
 CREATE OR REPLACE FUNCTION game_wallet_play(
   p_action text,
   p_wallet_id bigint,
