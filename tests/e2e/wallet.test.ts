@@ -237,3 +237,24 @@ it("opens over the page the player is on, from the account menu's Wallet", async
   await wallet().waitFor({ state: 'detached' });
   expect(new URL(page.url()).search).toBe('');
 });
+
+it('says what was held apart over a deposit limit, in the deposit line and the balances', async () => {
+  // 0.5 LTC was credited today; a daily limit of 0.6 leaves room for 0.1 of the next transfer.
+  await api('/responsible-gambling/update-limit', { limitType: 'deposit', daily: '0.6' }, true);
+  const { address } = await api<{ address: string }>('/payment/coin-payments/deposit', { amount: '0.05', currencyCode: 'LTC' }, true);
+  await page.goto(`${server.url}/?wallet=open&tab=deposit`);
+  const dialog = wallet();
+  const { txId } = await api<{ txId: string }>('/dev/chain/transfer', { address, amount: '1' });
+  await api('/dev/chain/confirm', { txId, confirmations: 6 });
+  const deposits = dialog.getByRole('region', { name: 'Your deposits' });
+  await deposits.getByText('Credited: 0.9\u00a0LTC held over your deposit limit').waitFor();
+  await balanceShows('0.6\u00a0LTC');
+  await dialog.getByRole('tab', { name: 'Transactions' }).click();
+  const balances = dialog.getByLabel('Balance');
+  await balances.getByText('Held').waitFor();
+  await balances.getByText('0.9\u00a0LTC').waitFor();
+  await dialog.getByRole('tab', { name: 'Deposit' }).click();
+  await deposits.getByText('Credited: 0.9\u00a0LTC held over your deposit limit').waitFor();
+  await screenshots('wallet-deposit-held');
+  expect(violations).toEqual([]);
+});
