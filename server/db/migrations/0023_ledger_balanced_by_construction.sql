@@ -57,8 +57,7 @@ DECLARE
   v_bonus_in_play boolean;
   v_units text;
 BEGIN
-  PERFORM set_config('casino.announce', 'by_server', true);
-  PERFORM set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
+  PERFORM set_config('casino.announce', 'by_server', true), set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
   IF p_action = 'bet' THEN
     IF p_amount <= 0 THEN
       RAISE EXCEPTION 'a bet moves a positive amount' USING ERRCODE = 'GW001';
@@ -239,8 +238,7 @@ DECLARE
   v_notification bigint;
   v_required integer;
 BEGIN
-  PERFORM set_config('casino.announce', 'by_server', true);
-  PERFORM set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
+  PERFORM set_config('casino.announce', 'by_server', true), set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
   SELECT d.id, d.wallet_id, w.user_id, w.currency_id, c.code, c.decimals, c.min_deposit,
     EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = w.user_id AND b.status IN ('active', 'queued'))
       OR w.held > 0 OR EXISTS (SELECT 1 FROM gambling_limits l WHERE l.user_id = w.user_id AND l.kind = 'deposit'),
@@ -369,8 +367,7 @@ DECLARE
   v_entries integer;
   v_withdrawal bigint;
 BEGIN
-  PERFORM set_config('casino.announce', 'by_server', true);
-  PERFORM set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
+  PERFORM set_config('casino.announce', 'by_server', true), set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
   UPDATE wallets w SET available = w.available - v_total, pending = w.pending + v_total
   WHERE w.id = p_wallet_id AND w.user_id = p_user_id AND w.currency_id = p_currency_id AND w.available >= v_total
   RETURNING w.available INTO v_available;
