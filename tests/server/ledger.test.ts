@@ -307,6 +307,41 @@ describe('the ledger schema', () => {
       ),
     ).rejects.toThrow(/check constraint/);
   });
+
+  it('takes only the SPEC §3 pairs of type and action', async () => {
+    const p = await newPlayer();
+    const visible = (type: string, action: string) =>
+      db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO ledger_transactions (public_id, kind, request_hash, created_at, user_id, wallet_id, currency_id, type, action_type,
+             status, amount, before_balance, after_balance, game_identifier)
+           VALUES (gen_random_uuid(), 'raw', 'raw', $1, $2, $3, $4, $5, $6, 'completed', 1, 0, 1, $7)`,
+          [AT, p.userId, p.wallet.LTC, currency.LTC, type, action, type === 'casino' ? 'sim-fruit-slots' : null],
+        );
+        // Rolled back before its commit-time check: the pair was taken, and that is all this checks.
+        throw new Error('taken');
+      });
+    for (const [type, action] of [
+      ['deposit', 'withdraw'],
+      ['casino', 'deposit'],
+      ['withdraw', 'bet'],
+      ['bonus', 'referral'],
+      ['referral', 'bonus'],
+      ['deposits', 'deposit'],
+      ['deposit', 'Deposit'],
+    ]) {
+      await expect(visible(type!, action!), `${type}/${action}`).rejects.toThrow(/check constraint/);
+    }
+    for (const [type, action] of [
+      ['deposit', 'deposit'],
+      ['withdraw', 'withdrawFee'],
+      ['casino', 'rollbackWin'],
+      ['bonus', 'bonusConversion'],
+      ['referral', 'referral'],
+    ]) {
+      await expect(visible(type!, action!), `${type}/${action}`).rejects.toThrow('taken');
+    }
+  });
 });
 
 // ── postTransaction ──────────────────────────────────────────────────────────────────────────────────
