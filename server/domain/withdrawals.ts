@@ -145,47 +145,20 @@ function loadWithdrawal(db: Queryable, id: number): Promise<WithdrawalRow> {
   return one<WithdrawalRow>(db, `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE w.id = $1`, [id]);
 }
 
-/** The hold back from pending to available, once, with the provider's refusal recorded. */
-async function refundRefused(ctx: AppContext, withdrawalId: number, failure: PaymentProviderFailure): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const row = await one<WithdrawalRow>(
-      tx,
-      `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE w.id = $1 FOR UPDATE OF w`,
-      [withdrawalId],
-    );
-    // A webhook may have settled it meanwhile (a provider that failed it before answering us).
-    if (row.status !== 'requested') return;
-    const total = parseSignedAmount(row.amount) + parseSignedAmount(row.fee);
-    const now = ctx.now();
-    const refund = await postTransaction(tx, {
-      kind: 'withdraw.refund',
-      at: now,
-      legs: refundLegs(row),
-      visible: { walletId: row.wallet_id, type: 'withdraw', actionType: 'withdrawRefund', status: 'failed', amount: total },
-      relatedTransactionId: row.hold_transaction_id,
-    });
-    await tx.query(`UPDATE withdrawals SET status = 'failed', failure = $2, refund_transaction_id = $3, updated_at = $4 WHERE id = $1`, [
-      row.id,
-      failure,
-      refund.transaction.id,
-      now,
-    ]);
-  });
-}
-
 /**
- * Fails a withdrawal still `requested` with no spend request recorded (the server stopped before it
- * recorded one; called by the reconciliation, ./reconcile.ts): its funds go back as a refusal's would,
- * and the player is told. False when it has moved on meanwhile (nothing done).
+ * Fails a withdrawal still `requested`, in one transaction with its row locked: its amount and fee go
+ * back (refundLegs) and `failure` is recorded. `unsent` also requires that no spend request was recorded.
+ * The failed withdrawal, or undefined when it had moved on meanwhile (nothing done).
  */
-export async function failUnsent(ctx: AppContext, withdrawalId: number): Promise<boolean> {
+async function failRequested(ctx: AppContext, withdrawalId: number, failure: PaymentProviderFailure, unsent: boolean): Promise<WithdrawalRow | undefined> {
   return ctx.db.transaction(async (tx) => {
     const row = await one<WithdrawalRow>(
       tx,
       `SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE w.id = $1 FOR UPDATE OF w`,
       [withdrawalId],
     );
-    if (row.status !== 'requested' || row.spend_request_id !== null) return false;
+    // A webhook may have settled it meanwhile (a provider that failed it before answering us).
+    if (row.status !== 'requested' || (unsent && row.spend_request_id !== null)) return undefined;
     const amount = parseSignedAmount(row.amount);
     const fee = parseSignedAmount(row.fee);
     const now = ctx.now();
@@ -196,15 +169,31 @@ export async function failUnsent(ctx: AppContext, withdrawalId: number): Promise
       visible: { walletId: row.wallet_id, type: 'withdraw', actionType: 'withdrawRefund', status: 'failed', amount: amount + fee },
       relatedTransactionId: row.hold_transaction_id,
     });
-    // Recorded as the provider unreachable: a repeat of the request (Idempotency-Key) answers that.
-    await tx.query(`UPDATE withdrawals SET status = 'failed', failure = 'unavailable', refund_transaction_id = $2, updated_at = $3 WHERE id = $1`, [
+    await tx.query(`UPDATE withdrawals SET status = 'failed', failure = $2, refund_transaction_id = $3, updated_at = $4 WHERE id = $1`, [
       row.id,
+      failure,
       refund.transaction.id,
       now,
     ]);
-    await notifyPlayer(tx, row.user_id, ...withdrawalFailedNotice(amount, fee, row.code), now);
-    return true;
+    // The player who asked was answered with the refusal; one whose request was cut short is told here.
+    if (unsent) await notifyPlayer(tx, row.user_id, ...withdrawalFailedNotice(amount, fee, row.code), now);
+    return row;
   });
+}
+
+/** The hold back from pending to available (and held), once, with the provider's refusal recorded. */
+async function refundRefused(ctx: AppContext, withdrawalId: number, failure: PaymentProviderFailure): Promise<void> {
+  await failRequested(ctx, withdrawalId, failure, false);
+}
+
+/**
+ * Fails a withdrawal still `requested` with no spend request recorded (the server stopped before it
+ * recorded one; called by the reconciliation, ./reconcile.ts): its funds go back as a refusal's would,
+ * recorded as the provider unreachable (a repeat of the request with its Idempotency-Key answers that),
+ * and the player is told. False when it has moved on meanwhile (nothing done).
+ */
+export async function failUnsent(ctx: AppContext, withdrawalId: number): Promise<boolean> {
+  return (await failRequested(ctx, withdrawalId, 'unavailable', true)) !== undefined;
 }
 
 /**
