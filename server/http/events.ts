@@ -12,9 +12,8 @@ import { streamHeaders } from './security.ts';
  * stream is subscribed before it says `ready`, so nothing that happens after `ready` is missed; each
  * change is read from the database when it is announced (the announcement names the row) and written
  * in the order announced. A comment every LIVE_KEEPALIVE_SECONDS (15) keeps proxies from closing an idle
- * stream. The
- * stream ends when the session it was opened with ends (logout, the account made inactive: announced by
- * the database, migration 0021), and at the first keepalive after the session's expiry.
+ * stream. The stream ends when the session it was opened with ends (logout, the account made inactive:
+ * announced by the database, migration 0021), and at the first keepalive after the session's expiry.
  */
 
 /** Whether the session a stream was opened with still holds (not ended, not expired). */
