@@ -15,10 +15,12 @@
  * a game wallet bet, its win, and a deposit's two webhooks (seen, then credited), each sent alone in
  * turn: the statements the server sends (round trips, BEGIN and COMMIT included), those run inside them
  * (function bodies, triggers) and the foreign-key checks among the latter. The game wallet scenario also
- * gives the p50/p99 of its bets alone, beside the whole round's.
+ * gives the p50/p99 of its bets alone, beside the whole round's. On PostgreSQL the two signed wallet scenarios
+ * then run again with --processes server processes (default 2) on the same database, each load worker
+ * keeping to one of them, and the table gives their rate as a multiple of one process's.
  * Prints a table and writes bench/results.json. A script, not a test: nothing here asserts a time.
  *
- *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres --scenario TEXT --statements]
+ *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres --scenario TEXT --statements --processes 2]
  *
  * --statements lists the statements counted for each call (text, how many per call, their planning and
  * execution time per call; planning is tracked only then).
@@ -52,11 +54,14 @@ const { values } = parseArgs({
     only: { type: 'string' },
     scenario: { type: 'string' },
     statements: { type: 'boolean', default: false },
+    processes: { type: 'string', default: '2' },
   },
 });
 const DURATION_MS = Number(values.duration) * 1000;
 const CONCURRENCY = Number(values.concurrency);
 const GAMES = Number(values.games);
+/** Server processes on one PostgreSQL for the second run of the wallet scenarios (1: no second run). */
+const PROCESSES = Math.max(1, Number(values.processes));
 const PLAYERS = 32;
 const PASSWORD = 'Bench@1234';
 const WEBHOOK_SECRET = 'bench-webhook-secret-bench-webhook-secret';
@@ -136,6 +141,8 @@ interface Result {
   loadCpuMsPerUnit?: number;
   /** Runs per second divided by pgbench's TPC-B-like tps on the same PostgreSQL (PostgreSQL only). */
   ratioToPgbenchTps?: number;
+  /** With more than one server process: runs per second divided by the same scenario's with one. */
+  scalingFromOneProcess?: number;
 }
 
 /** SQL statements per call, from pg_stat_statements (track = all), averaged over a run of calls sent one at a time. */
@@ -415,16 +422,21 @@ async function benchBackend(
 
   const port = await freePort();
   let output = '';
-  const startServer = async (extra: Record<string, string> = {}) => {
+  const startServer = async (extra: Record<string, string> = {}, on = port) => {
     const started = spawn(process.execPath, SERVER_COMMAND, {
-      env: { ...env, ...extra, PORT: String(port), HOST: '127.0.0.1' },
+      env: { ...env, ...extra, PORT: String(on), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     started.stdout?.on('data', (c: Buffer) => (output += c.toString()));
     started.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    await waitForHealth(started, `http://127.0.0.1:${port}/api/v1/health`, () => output, 120_000);
+    await waitForHealth(started, `http://127.0.0.1:${on}/api/v1/health`, () => output, 120_000);
     return started;
   };
+  // The wallet scenarios' second run: more server processes on the same database, each load worker
+  // keeping to one of them (worker w to process w mod N), as a balancer with sticky connections would.
+  const ports = [port];
+  const more: ReturnType<typeof spawn>[] = [];
+  const at = (i: number) => ports[(i % CONCURRENCY) % ports.length] ?? port;
   const stopServer = async (running: ReturnType<typeof spawn>) => {
     if (running.exitCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
@@ -433,7 +445,15 @@ async function benchBackend(
   };
   let child = await startServer();
   // PGlite runs inside the server process: its CPU time is the server's.
-  cpuProbe = () => ({ server: child.pid === undefined ? null : processCpuMs(child.pid), postgres: kind === 'postgres' ? postgresCpuMs(benchPostgresPort) : null });
+  const serverCpuMs = () => {
+    let sum = 0;
+    for (const running of [child, ...more]) {
+      if (running.pid === undefined) return null;
+      sum += processCpuMs(running.pid);
+    }
+    return sum;
+  };
+  cpuProbe = () => ({ server: serverCpuMs(), postgres: kind === 'postgres' ? postgresCpuMs(benchPostgresPort) : null });
   try {
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     console.log(`[${kind}] creating ${PLAYERS} verified players...`);
@@ -510,9 +530,9 @@ async function benchBackend(
         unit: 'deposit',
         run: async (a, i) => {
           const transfer = { type: 'deposit', txId: randomBytes(32).toString('hex'), address: addresses[i % PLAYERS], currencyCode: 'LTC', amount: DEPOSIT_AMOUNT };
-          const seen = await webhook(a, port, { ...transfer, confirmations: 0 });
+          const seen = await webhook(a, at(i), { ...transfer, confirmations: 0 });
           if (seen.status !== 200) return seen;
-          const credited = await webhook(a, port, { ...transfer, confirmations: 6 });
+          const credited = await webhook(a, at(i), { ...transfer, confirmations: 6 });
           const status = credited.status === 200 ? (JSON.parse(credited.body) as { data: { deposit: { status: string } } }).data.deposit.status : null;
           return status === 'credited' || credited.status !== 200 ? credited : { status: 0, body: credited.body };
         },
@@ -533,11 +553,11 @@ async function benchBackend(
           const roundId = `bench-${runId}-${(rounds += 1)}`;
           const sessionId = sessions[i % PLAYERS];
           const t0 = performance.now();
-          const bet = await gameCall(a, port, gameKey.secret, 'bet', { sessionId, roundId, transactionId: `${roundId}-bet`, amount: STAKE });
+          const bet = await gameCall(a, at(i), gameKey.secret, 'bet', { sessionId, roundId, transactionId: `${roundId}-bet`, amount: STAKE });
           recordPart('bet', performance.now() - t0);
           if (bet.status !== 200) return bet;
           const win = i % 2 === 0 ? '0' : wonAmount;
-          return gameCall(a, port, gameKey.secret, 'win', { sessionId, roundId, transactionId: `${roundId}-win`, amount: win });
+          return gameCall(a, at(i), gameKey.secret, 'win', { sessionId, roundId, transactionId: `${roundId}-win`, amount: win });
         },
       });
     }
@@ -599,6 +619,29 @@ async function benchBackend(
       agent.destroy();
     }
     for (const scenario of scenarios.filter(chosen)) await measure(scenario);
+    // The signed wallet scenarios again with PROCESSES server processes on the same PostgreSQL: how far
+    // the rate grows from one process to more (it cannot, where PostgreSQL or the cores are the limit).
+    const walletScenarios = scenarios.filter((scenario) => chosen(scenario) && scenario.unit && WALLET_UNITS.has(scenario.unit) && scenario.name.includes('signed'));
+    if (kind === 'postgres' && PROCESSES > 1 && walletScenarios.length > 0) {
+      console.log(`[${kind}] starting ${PROCESSES - 1} more server process(es) on the same database...`);
+      for (let n = 1; n < PROCESSES; n++) {
+        const on = await freePort();
+        // Its own data folder: the one lock the server takes on its folder is for PGlite, not a server's database.
+        more.push(await startServer({ DATA_DIR: join(dataDir, `process-${n + 1}`) }, on));
+        ports.push(on);
+      }
+      for (const scenario of walletScenarios) {
+        const single = results.find((r) => r.scenario === scenario.name);
+        await measure({ ...scenario, name: `${scenario.name}, ${PROCESSES} server processes` });
+        const multiple = results.find((r) => r.scenario === `${scenario.name}, ${PROCESSES} server processes`);
+        if (single && multiple) {
+          multiple.scalingFromOneProcess = Number((multiple.requestsPerSecond / single.requestsPerSecond).toFixed(2));
+          console.log(`[${kind}] ${scenario.name}: ${PROCESSES} server processes give ${multiple.scalingFromOneProcess}× the rate of one`);
+        }
+      }
+      for (const running of more.splice(0)) await stopServer(running);
+      ports.splice(1);
+    }
     // The same rounds with the provider's wallet calls handed to the server's router in process
     // (HOUSE_WALLET_HOP=in-process): what the HTTP hop costs.
     const inProcess = houseRound('in process, no HTTP hop');
@@ -610,7 +653,7 @@ async function benchBackend(
     }
     return results;
   } finally {
-    await stopServer(child);
+    for (const running of [child, ...more]) await stopServer(running);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -747,20 +790,20 @@ async function main(): Promise<void> {
   mkdirSync('bench', { recursive: true });
   writeFileSync(resultsFile, JSON.stringify(report, null, 2) + '\n');
   console.log(
-    '\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps | server CPU ms per run | PostgreSQL CPU ms per run | load generator CPU ms per run |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '\n| backend | scenario | per s | p50 ms | p99 ms | errors | ÷ pgbench tps | server CPU ms per run | PostgreSQL CPU ms per run | load generator CPU ms per run | × one server process |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const [backend, results] of Object.entries(backends)) {
     for (const r of results) {
       const perSecond = r.latencyOnly ? '' : r.unit ? `${r.requestsPerSecond} ${r.unit}s` : `${r.requestsPerSecond} req`;
       const ratio = r.ratioToPgbenchTps === undefined ? '' : `${r.ratioToPgbenchTps}`;
       console.log(
-        `| ${backend} | ${r.scenario} | ${perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${ratio} | ${r.latencyOnly ? '' : (r.serverCpuMsPerUnit ?? '')} | ${r.latencyOnly ? '' : (r.postgresCpuMsPerUnit ?? '')} | ${r.latencyOnly ? '' : (r.loadCpuMsPerUnit ?? '')} |`,
+        `| ${backend} | ${r.scenario} | ${perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${ratio} | ${r.latencyOnly ? '' : (r.serverCpuMsPerUnit ?? '')} | ${r.latencyOnly ? '' : (r.postgresCpuMsPerUnit ?? '')} | ${r.latencyOnly ? '' : (r.loadCpuMsPerUnit ?? '')} | ${r.scalingFromOneProcess ?? ''} |`,
       );
     }
   }
   if (pgbench) {
     console.log(
-      `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 | | ${pgbench.postgresCpuMsPerTx ?? ''} | |`,
+      `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 | | ${pgbench.postgresCpuMsPerTx ?? ''} | | |`,
     );
   }
   if (statements.length > 0) {
