@@ -508,6 +508,8 @@ async function benchBackend(
     // The first category (slots) holds about half the catalogue, about a quarter of it on mobile.
     const categoryPages = Math.max(1, Math.floor(GAMES / 4 / 24));
     const scenarios: Scenario[] = [
+      // What any request costs at least: HTTP in and out and one trivial round trip to the database.
+      { name: 'health (one SELECT 1: the floor of a request)', run: (a) => send(a, port, 'GET', '/health') },
       { name: 'login', run: (a, i) => send(a, port, 'POST', '/user/login', { email: logins[i % PLAYERS], password: encodePassword(PASSWORD) }) },
       { name: 'get-user', run: (a, i) => send(a, port, 'GET', '/user/get-user', undefined, tokens[i % PLAYERS]) },
       { name: 'get-all-games (page of 24)', run: (a, i) => send(a, port, 'GET', `/casino/get-all-games?limit=24&page=${1 + (i % pages)}`) },
