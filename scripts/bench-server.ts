@@ -1,5 +1,6 @@
 /**
- * npm run bench:server: requests/s and p50/p99 latency of the API for login, get-user and get-all-games
+ * npm run bench:server: requests/s and p50/p99 latency of the API for a health check (the floor of any
+ * request: HTTP in and out, one SELECT 1), login, get-user and get-all-games
  * (a page of 24 from a 10,000-game catalogue: any page, a category's pages on mobile, a name search, a
  * provider-name search), and the wallet's money
  * paths: deposits credited per second (each one an incoming transfer reported by two signed provider
