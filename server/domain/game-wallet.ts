@@ -5,6 +5,7 @@ import { divRound, formatAmount, formatFixed, parseAmount, parseSignedAmount } f
 import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { announceCommitted } from '../live.ts';
+import { Batcher } from './batcher.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
 import { DomainError, badRequest, type ErrorCode } from './errors.ts';
@@ -426,43 +427,32 @@ async function playInOneStatement(
           relatedTransactionId: null,
         });
   const publicId = randomUUID();
-  let row:
-    | { out_action_id: number; out_ledger_id: number | null; out_available: string; out_bonus: string; out_announce: string[]; out_amount: string }
-    | undefined;
-  try {
-    row = await maybeOne(
-      ctx.db,
-      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
-      [
-        action,
-        session.walletId,
-        session.userId,
-        session.currencyId,
-        session.currencyCode === LIMITS_CURRENCY,
-        session.providerId,
-        session.sessionId,
-        session.gameId,
-        session.gameIdentifier,
-        call.roundId,
-        call.transactionId,
-        formatFixed(amount),
-        hash,
-        publicId,
-        key.scope,
-        key.key,
-        ledgerHash,
-        now,
-        session.walletSecret,
-        reference,
-      ],
-      { prepared: 'game_wallet_play' },
-    );
-  } catch (error) {
-    if (sqlState(error) === GENERAL_PATH) return 'general';
-    if (sqlState(error) === SESSION_CHANGED) return 'sessionChanged';
-    throw error;
-  }
-  if (!row) throw new Error('game_wallet_play returned no row');
+  const params: PlayParams = {
+    action,
+    walletId: session.walletId,
+    userId: session.userId,
+    currencyId: session.currencyId,
+    limitsApply: session.currencyCode === LIMITS_CURRENCY,
+    providerId: session.providerId,
+    sessionId: session.sessionId,
+    gameId: session.gameId,
+    gameIdentifier: session.gameIdentifier,
+    roundId: call.roundId,
+    transactionId: call.transactionId,
+    amount: formatFixed(amount),
+    requestHash: hash,
+    publicId,
+    ledgerScope: key.scope,
+    ledgerKey: key.key,
+    ledgerHash,
+    at: now,
+    walletSecret: session.walletSecret,
+    reference,
+  };
+  // Bets and wins go through the batcher (several players' calls in one transaction under load); a
+  // rollback runs alone.
+  const row = rollback ? await playOne(ctx.db, params) : await playBatcher(ctx.db).submit(params);
+  if (row === 'general' || row === 'sessionChanged') return row;
   await announceCommitted(ctx.db, row.out_announce);
   return actionView(
     session,
@@ -482,6 +472,99 @@ async function playInOneStatement(
     },
     false,
   );
+}
+
+interface PlayParams {
+  action: 'bet' | 'win' | 'rollbackBet' | 'rollbackWin';
+  walletId: number;
+  userId: number;
+  currencyId: number;
+  limitsApply: boolean;
+  providerId: number;
+  sessionId: string;
+  gameId: number;
+  gameIdentifier: string;
+  roundId: string;
+  transactionId: string;
+  amount: string;
+  requestHash: string;
+  publicId: string;
+  ledgerScope: string;
+  ledgerKey: string;
+  ledgerHash: string;
+  at: Date;
+  walletSecret: string;
+  reference: string | null;
+}
+
+interface PlayRow {
+  out_action_id: number;
+  out_ledger_id: number | null;
+  out_available: string;
+  out_bonus: string;
+  out_announce: string[];
+  out_amount: string;
+}
+
+type Played = PlayRow | 'general' | 'sessionChanged';
+
+/** One call alone: game_wallet_play, its own database transaction. */
+async function playOne(db: Queryable, p: PlayParams): Promise<Played> {
+  try {
+    const row = await maybeOne<PlayRow>(
+      db,
+      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
+      [p.action, p.walletId, p.userId, p.currencyId, p.limitsApply, p.providerId, p.sessionId, p.gameId, p.gameIdentifier, p.roundId,
+        p.transactionId, p.amount, p.requestHash, p.publicId, p.ledgerScope, p.ledgerKey, p.ledgerHash, p.at, p.walletSecret, p.reference],
+      { prepared: 'game_wallet_play' },
+    );
+    if (!row) throw new Error('game_wallet_play returned no row');
+    return row;
+  } catch (error) {
+    if (sqlState(error) === GENERAL_PATH) return 'general';
+    if (sqlState(error) === SESSION_CHANGED) return 'sessionChanged';
+    throw error;
+  }
+}
+
+/**
+ * Bets and wins of several wallets in one database transaction (game_wallet_play_batch, migration 0024):
+ * each call answers as game_wallet_play would have, 'done' with what it wrote, or 'general' or 'changed'
+ * having written nothing.
+ */
+async function playBatch(db: Queryable, calls: readonly PlayParams[]): Promise<Played[]> {
+  const column = <K extends keyof PlayParams>(name: K) => calls.map((call) => call[name]);
+  const rows = await db.query<PlayRow & { out_n: number; out_status: 'done' | 'general' | 'changed' }>(
+      'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
+      [column('action'), column('walletId'), column('userId'), column('currencyId'), column('limitsApply'), column('providerId'),
+        column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
+        column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('ledgerHash'), column('walletSecret'),
+        calls[0]?.at ?? new Date()],
+      { prepared: 'game_wallet_play_batch' },
+  );
+  if (rows.length !== calls.length) throw new Error(`game_wallet_play_batch answered ${rows.length} of ${calls.length} calls`);
+  return rows.map((row) => (row.out_status === 'done' ? row : row.out_status === 'changed' ? 'sessionChanged' : 'general'));
+}
+
+/** The most calls in one batch, and the most batches on their way at once, per database. */
+const PLAY_BATCH_SIZE = 16;
+const PLAY_BATCHES_IN_FLIGHT = 2;
+const playBatchers = new WeakMap<object, Batcher<PlayParams, Played>>();
+
+function playBatcher(db: Queryable): Batcher<PlayParams, Played> {
+  let batcher = playBatchers.get(db);
+  if (!batcher) {
+    batcher = new Batcher<PlayParams, Played>({
+      maxBatch: PLAY_BATCH_SIZE,
+      maxInFlight: PLAY_BATCHES_IN_FLIGHT,
+      // A wallet's calls one at a time, in order; a round's too (another wallet may name the same round id).
+      keys: (call) => [`wallet:${call.walletId}`, `round:${call.providerId}:${call.roundId}`],
+      runOne: (call) => playOne(db, call),
+      runBatch: (calls) => playBatch(db, calls),
+    });
+    playBatchers.set(db, batcher);
+  }
+  return batcher;
 }
 
 /** 1 in units of 1e-8, as parseSignedAmount reads amounts (and the multiplier). */

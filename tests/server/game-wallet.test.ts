@@ -575,4 +575,68 @@ describe('concurrency', () => {
     expect(statuses.filter((s) => s === '422 INSUFFICIENT_BALANCE')).toHaveLength(90);
     expect(await balances(player.user.id)).toEqual({ available: '0', bonus: '0' });
   });
+
+  it("settles many players' concurrent calls in shared transactions, each answered as if it had run alone", async () => {
+    // Twelve sign-ups from one address: two hours' worth of its limit (10 an hour).
+    const players: Player[] = [];
+    for (const group of [0, 1]) {
+      server.clock.advance(HOUR);
+      players.push(...(await Promise.all(Array.from({ length: 6 }, () => fundedPlayer('1')))));
+      expect(group).toBeLessThan(2);
+    }
+    const sessions = await Promise.all(players.map((player) => openSession(player)));
+    const rounds = players.map(() => nextId('round'));
+    // The first calls of each wave are held back a moment, so that the rest arrive while they are on their
+    // way and wait together, as they do under load.
+    const batches: number[] = [];
+    const query = server.db.query.bind(server.db);
+    let held: Promise<void> | null = null;
+    server.db.query = (async (sql: string, ...rest: Parameters<typeof server.db.query> extends [string, ...infer R] ? R : never) => {
+      if (sql.includes('game_wallet_play(')) {
+        held ??= new Promise((resolve) => setTimeout(resolve, 500)).then(() => {
+          held = null;
+        });
+        await held;
+      }
+      if (sql.includes('game_wallet_play_batch(')) batches.push((rest[0] as unknown[][])[0]!.length);
+      return query(sql, ...rest);
+    }) as typeof server.db.query;
+    try {
+      // Bets of every player at once, beside bets the balance does not cover and bets on another's round.
+      const placed = await Promise.all([
+        ...sessions.map((sessionId, i) => bet(sessionId, rounds[i]!, '0.1', `${rounds[i]}-bet`)),
+        bet(sessions[0]!, nextId('round'), '5'),
+        bet(sessions[1]!, nextId('round'), '5'),
+        bet(sessions[2]!, rounds[3]!, '0.1'),
+      ]);
+      expect(placed.slice(0, 12).map((res) => res.status)).toEqual(Array(12).fill(200));
+      expect(placed.slice(0, 12).map((res) => res.body.data.gameTransaction.balance.available)).toEqual(Array(12).fill('0.9'));
+      expect(placed.slice(12).map(refused)).toEqual([
+        [422, 'INSUFFICIENT_BALANCE'],
+        [422, 'INSUFFICIENT_BALANCE'],
+        [422, 'INVALID_VALUE'],
+      ]);
+      // Their wins (lost and won in turn) at once, beside replays of three of the bets.
+      const before = await ledgerTransactionCount();
+      const paid = await Promise.all([
+        ...sessions.map((sessionId, i) => win(sessionId, rounds[i]!, i % 2 === 0 ? '0' : '0.25', `${rounds[i]}-win`)),
+        ...[4, 5, 6].map((i) => bet(sessions[i]!, rounds[i]!, '0.1', `${rounds[i]}-bet`)),
+      ]);
+      expect(paid.map((res) => res.status)).toEqual(Array(15).fill(200));
+      expect(paid.slice(0, 12).map((res) => res.body.data.gameTransaction.balance.available)).toEqual(
+        players.map((_, i) => (i % 2 === 0 ? '0.9' : '1.15')),
+      );
+      expect(paid.slice(12).map((res) => res.body.data.gameTransaction)).toEqual(
+        [4, 5, 6].map((i) => ({ ...placed[i]!.body.data.gameTransaction, replayed: true })),
+      );
+      // Six wins moved money: six ledger transactions, none for the lost rounds or the replays.
+      expect(await ledgerTransactionCount()).toBe(before + 6);
+      for (const [i, player] of players.entries()) expect(await balances(player.user.id)).toEqual({ available: i % 2 === 0 ? '0.9' : '1.15', bonus: '0' });
+    } finally {
+      server.db.query = query;
+    }
+    // Most calls went in batches (16 calls at most in one).
+    expect(batches.reduce((sum, size) => sum + size, 0)).toBeGreaterThan(15);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(16);
+  });
 });
