@@ -73,7 +73,9 @@ export class Batcher<T, R> {
       let results: readonly R[] | null = null;
       try {
         results = await this.options.runBatch(taken.map((entry) => entry.call));
-      } catch {
+        if (process.env.BATCH_DEBUG) (await import('node:fs')).appendFileSync(process.env.BATCH_DEBUG, `ok ${taken.length}\n`);
+      } catch (e) {
+        if (process.env.BATCH_DEBUG) (await import('node:fs')).appendFileSync(process.env.BATCH_DEBUG, `fail ${taken.length} ${String(e)}\n`);
         results = null;
       }
       if (results && results.length === taken.length) {
@@ -81,6 +83,7 @@ export class Batcher<T, R> {
         return;
       }
     }
+    if (process.env.BATCH_DEBUG && taken.length === 1) (await import('node:fs')).appendFileSync(process.env.BATCH_DEBUG, `one\n`);
     await Promise.all(
       taken.map(async (entry) => {
         try {
