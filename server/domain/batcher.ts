@@ -3,8 +3,9 @@
  * each (the game wallet's bets and wins: game_wallet_play_batch, migration 0024). A batch never holds two
  * calls that share a key (a wallet, a round), and no call starts while another with one of its keys is on
  * its way: calls of one wallet run in the order they came, one after another. With nothing on its way a call
- * runs at once, alone; under load the calls that wait form the next batch. A batch that fails as a whole
- * runs each of its calls alone, each answering for itself.
+ * runs at once, alone; under load the calls that wait form the next batch, started once there are enough of
+ * them (or when nothing else is on its way). A batch that fails as a whole runs each of its calls alone,
+ * each answering for itself.
  */
 export interface BatcherOptions<T, R> {
   /** The most calls in one batch. */
@@ -13,6 +14,8 @@ export interface BatcherOptions<T, R> {
   maxInFlight: number;
   /** What two calls of one batch, or a call and one on its way, may not share. */
   keys: (call: T) => readonly string[];
+  /** With a batch on its way, the fewest calls worth starting another (1: any). */
+  minBatchWhileBusy?: number;
   /** Runs one call alone. */
   runOne: (call: T) => Promise<R>;
   /** Runs two or more calls together: an answer per call, in their order; a rejection runs each alone. */
@@ -41,26 +44,24 @@ export class Batcher<T, R> {
 
   private pump(): void {
     while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
-      const taken: Waiting<T, R>[] = [];
+      const taken = new Set<Waiting<T, R>>();
       const takenKeys = new Set<string>();
-      for (let i = 0; i < this.waiting.length && taken.length < this.options.maxBatch; ) {
-        const entry = this.waiting[i] as Waiting<T, R>;
+      for (const entry of this.waiting) {
+        if (taken.size >= this.options.maxBatch) break;
         const keys = this.options.keys(entry.call);
-        if (keys.some((key) => this.busyKeys.has(key) || takenKeys.has(key))) {
-          // Left for later, and so is every later call that shares a key with it: per-key order holds.
-          for (const key of keys) takenKeys.add(key);
-          i += 1;
-          continue;
-        }
+        // A call that shares a key with one on its way or one taken waits, and so does every later call
+        // that shares a key with it: per-key order holds.
+        if (!keys.some((key) => this.busyKeys.has(key) || takenKeys.has(key))) taken.add(entry);
         for (const key of keys) takenKeys.add(key);
-        taken.push(entry);
-        this.waiting.splice(i, 1);
       }
-      if (taken.length === 0) return;
-      const keys = taken.flatMap((entry) => this.options.keys(entry.call));
+      // With a batch on its way, too few calls are not worth a transaction of their own: they wait for it.
+      if (taken.size === 0 || (this.inFlight > 0 && taken.size < (this.options.minBatchWhileBusy ?? 1))) return;
+      const batch = this.waiting.filter((entry) => taken.has(entry));
+      this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((entry) => !taken.has(entry)));
+      const keys = batch.flatMap((entry) => this.options.keys(entry.call));
       for (const key of keys) this.busyKeys.add(key);
       this.inFlight += 1;
-      void this.run(taken).finally(() => {
+      void this.run(batch).finally(() => {
         for (const key of keys) this.busyKeys.delete(key);
         this.inFlight -= 1;
         this.pump();
@@ -68,24 +69,21 @@ export class Batcher<T, R> {
     }
   }
 
-  private async run(taken: Waiting<T, R>[]): Promise<void> {
-    if (taken.length > 1) {
+  private async run(batch: Waiting<T, R>[]): Promise<void> {
+    if (batch.length > 1) {
       let results: readonly R[] | null = null;
       try {
-        results = await this.options.runBatch(taken.map((entry) => entry.call));
-        if (process.env.BATCH_DEBUG) (await import('node:fs')).appendFileSync(process.env.BATCH_DEBUG, `ok ${taken.length}\n`);
-      } catch (e) {
-        if (process.env.BATCH_DEBUG) (await import('node:fs')).appendFileSync(process.env.BATCH_DEBUG, `fail ${taken.length} ${String(e)}\n`);
+        results = await this.options.runBatch(batch.map((entry) => entry.call));
+      } catch {
         results = null;
       }
-      if (results && results.length === taken.length) {
-        taken.forEach((entry, i) => entry.resolve(results[i] as R));
+      if (results && results.length === batch.length) {
+        batch.forEach((entry, i) => entry.resolve(results[i] as R));
         return;
       }
     }
-    if (process.env.BATCH_DEBUG && taken.length === 1) (await import('node:fs')).appendFileSync(process.env.BATCH_DEBUG, `one\n`);
     await Promise.all(
-      taken.map(async (entry) => {
+      batch.map(async (entry) => {
         try {
           entry.resolve(await this.options.runOne(entry.call));
         } catch (error) {

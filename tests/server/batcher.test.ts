@@ -9,11 +9,14 @@ interface Call {
 }
 
 /** Runs that stay open until released by hand, recording what ran and how. */
-function harness(options: { maxBatch?: number; maxInFlight?: number; batchFails?: boolean; oneFails?: (call: Call) => boolean } = {}) {
+function harness(
+  options: { maxBatch?: number; maxInFlight?: number; minBatchWhileBusy?: number; batchFails?: boolean; oneFails?: (call: Call) => boolean } = {},
+) {
   const runs: { kind: 'one' | 'batch'; calls: Call[]; release: () => void }[] = [];
   const batcher = new Batcher<Call, string>({
     maxBatch: options.maxBatch ?? 4,
     maxInFlight: options.maxInFlight ?? 1,
+    ...(options.minBatchWhileBusy === undefined ? {} : { minBatchWhileBusy: options.minBatchWhileBusy }),
     keys: (call) => [`wallet:${call.wallet}`, `round:${call.round}`],
     runOne: (call) =>
       new Promise((resolve, reject) => {
@@ -78,6 +81,25 @@ describe('Batcher', () => {
     }
     expect(runs.map((r) => r.calls.length)).toEqual([1, 1, 2, 2, 1]);
     expect(await Promise.all(answers)).toHaveLength(7);
+  });
+
+  it('starts another batch beside one on its way only once enough calls wait, and any batch when nothing is on its way', async () => {
+    const { batcher, runs, settle } = harness({ maxBatch: 8, maxInFlight: 2, minBatchWhileBusy: 3 });
+    const answers = [batcher.submit(call(1, 'a')), batcher.submit(call(2, 'b')), batcher.submit(call(3, 'c'))];
+    // One on its way: the next two wait, the third makes three and they go together.
+    expect(runs.map((r) => r.calls.map((c) => c.wallet))).toEqual([[1]]);
+    answers.push(batcher.submit(call(4, 'd')));
+    expect(runs.map((r) => r.calls.map((c) => c.wallet))).toEqual([[1], [2, 3, 4]]);
+    // Two on their way (the most): a fifth waits; when one ends, nothing else is short of company.
+    answers.push(batcher.submit(call(5, 'e')));
+    runs[0]!.release();
+    await settle();
+    expect(runs.map((r) => r.calls.map((c) => c.wallet))).toEqual([[1], [2, 3, 4]]);
+    runs[1]!.release();
+    await settle();
+    expect(runs.map((r) => r.calls.map((c) => c.wallet))).toEqual([[1], [2, 3, 4], [5]]);
+    runs[2]!.release();
+    expect(await Promise.all(answers)).toEqual(['1/a', '2/b (batched)', '3/c (batched)', '4/d (batched)', '5/e']);
   });
 
   it('runs each call of a failed batch alone, each answering for itself', async () => {
