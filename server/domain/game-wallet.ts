@@ -539,7 +539,8 @@ async function playBatch(db: Queryable, calls: readonly PlayParams[]): Promise<P
       [column('action'), column('walletId'), column('userId'), column('currencyId'), column('limitsApply'), column('providerId'),
         column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
         column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('ledgerHash'), column('walletSecret'),
-        calls[0]?.at ?? new Date()],
+        // The latest of the calls' times: a session's expiry is judged no earlier than any call's own time.
+        calls.reduce((latest, call) => (call.at > latest ? call.at : latest), calls[0]?.at ?? new Date())],
       { prepared: 'game_wallet_play_batch' },
   );
   if (rows.length !== calls.length) throw new Error(`game_wallet_play_batch answered ${rows.length} of ${calls.length} calls`);
