@@ -22,11 +22,12 @@
  *   npm run bench:batching [-- --seconds 10 --clients 16]
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { rmSync, mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { postgresCpuMs } from './lib/cpu.ts';
 // @ts-expect-error plain JavaScript helper shared with the test runner
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
 
@@ -102,33 +103,6 @@ CREATE CONSTRAINT TRIGGER ledger_transactions_balanced AFTER INSERT ON ledger_tr
   EXECUTE FUNCTION ledger_assert_transaction_balanced();
 `;
 
-const CLOCK_TICKS = (() => {
-  const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim());
-  return Number.isFinite(ticks) && ticks > 0 ? ticks : 100;
-})();
-
-/** CPU time so far, in ms, of the PostgreSQL server on `port`: its postmaster with its ended children, and the live ones. */
-function postgresCpuMs(port: number): number {
-  const stats = new Map<number, string[]>();
-  let postmaster: number | null = null;
-  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      stats.set(Number(name), stat.slice(stat.lastIndexOf(')') + 2).split(' '));
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (cmdline[0]?.endsWith('/postgres') && cmdline[cmdline.indexOf('-p') + 1] === String(port)) postmaster = Number(name);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let ticks = 0;
-  for (const [pid, fields] of stats) {
-    if (pid === postmaster) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    else if (Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return (ticks * 1000) / CLOCK_TICKS;
-}
-
 async function main(): Promise<void> {
   if (!postgresAvailable()) {
     console.log('No PostgreSQL binaries (set PG_BIN_DIR): nothing to measure');
@@ -181,14 +155,14 @@ async function main(): Promise<void> {
       chmodSync(file, 0o644);
       const args = ['-n', '-M', 'prepared', '-T', String(SECONDS), '-c', String(CLIENTS), '-j', '2', '-h', url.hostname, '-p', url.port, '-U', 'postgres', '-f', file, 'postgres'];
       const command = join(server.binDir, 'pgbench');
-      const before = postgresCpuMs(server.port);
+      const before = postgresCpuMs(server.port) ?? 0;
       const run = process.getuid?.() === 0
         ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' })
         : spawnSync(command, args, { encoding: 'utf8' });
       // The connections' processes end with pgbench; the postmaster counts their CPU once it has reaped them.
       const settled = Date.now() + 1000;
       while (Date.now() < settled) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-      const cpuMs = postgresCpuMs(server.port) - before;
+      const cpuMs = (postgresCpuMs(server.port) ?? 0) - before;
       const transactions = Number(/number of transactions actually processed: (\d+)/.exec(run.stdout)?.[1] ?? 0);
       const tps = Number(/tps = ([0-9.]+)/.exec(run.stdout)?.[1] ?? 0);
       if (run.status !== 0 || transactions === 0) throw new Error(`pgbench failed (${run.status}):\n${run.stdout}\n${run.stderr}`);

@@ -31,7 +31,7 @@
  * bench/results.local.json (ignored by git) instead of the full run's bench/results.json.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,7 @@ import { signGameWalletRequest, SIGNATURE_HEADER as GAME_SIGNATURE_HEADER } from
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../server/providers/payment.ts';
 import { formatAmount, parseAmount } from '../src/money.ts';
 import { encodePassword } from '../src/rules/password.ts';
+import { postgresCpuMs, processCpuMs } from './lib/cpu.ts';
 import { freePort, SERVER_COMMAND, waitForHealth } from './lib/processes.ts';
 // @ts-expect-error plain JavaScript helper shared with the test runner
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
@@ -223,64 +224,13 @@ function percentile(sorted: number[], p: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// CPU time per run: with the load generator, other work and PostgreSQL sharing the machine, a run's CPU
-// cost says what a rate alone cannot.
-
-const CLOCK_TICKS = (() => {
-  const result = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
-  const ticks = Number(result.stdout?.trim());
-  return Number.isFinite(ticks) && ticks > 0 ? ticks : 100;
-})();
-
-/**
- * user + system CPU time of a process in ms, from /proc; 0 when it is gone or /proc is not there. With
- * `reaped`, also that of its children that have ended (PostgreSQL's postmaster: the connections gone).
- */
-function processCpuMs(pid: number, reaped = false): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
-    return (ticks * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** The PostgreSQL server listening on `port` (its postmaster and every process it started), by /proc. */
-function postgresPids(port: number): number[] {
-  if (!existsSync('/proc')) return [];
-  const entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  const parents = new Map<number, number>();
-  let postmaster: number | null = null;
-  for (const name of entries) {
-    const pid = Number(name);
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (postmaster === null) {
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        if (cmdline[0]?.endsWith('/postgres') && cmdline.includes('-p') && cmdline[cmdline.indexOf('-p') + 1] === String(port)) postmaster = pid;
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  if (postmaster === null) return [];
-  const root = postmaster;
-  return [root, ...[...parents].filter(([, parent]) => parent === root).map(([pid]) => pid)];
-}
+// CPU time per run (scripts/lib/cpu.ts): with the load generator, other work and PostgreSQL sharing the
+// machine, a run's CPU cost says what a rate alone cannot.
 
 /** Reads the CPU time so far of the server process and of PostgreSQL's processes (null: not measured). */
 let cpuProbe: (() => { server: number | null; postgres: number | null }) | null = null;
 /** The port of the PostgreSQL server this script started (null: none, or BENCH_DATABASE_URL's). */
 let benchPostgresPort: number | null = null;
-
-function postgresCpuMs(port: number | null): number | null {
-  if (port === null) return null;
-  const pids = postgresPids(port);
-  return pids.length === 0 ? null : pids.reduce((sum, pid, i) => sum + processCpuMs(pid, i === 0), 0);
-}
 
 /**
  * Latencies a scenario records for a part of its run (the game wallet's bets alone), by name; kept

@@ -535,13 +535,13 @@ async function playOne(db: Queryable, p: PlayParams): Promise<Played> {
 async function playBatch(db: Queryable, calls: readonly PlayParams[]): Promise<Played[]> {
   const column = <K extends keyof PlayParams>(name: K) => calls.map((call) => call[name]);
   const rows = await db.query<PlayRow & { out_n: number; out_status: 'done' | 'general' | 'changed' }>(
-      'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
-      [column('action'), column('walletId'), column('userId'), column('currencyId'), column('limitsApply'), column('providerId'),
-        column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
-        column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('ledgerHash'), column('walletSecret'),
-        // The latest of the calls' times: a session's expiry is judged no earlier than any call's own time.
-        calls.reduce((latest, call) => (call.at > latest ? call.at : latest), calls[0]?.at ?? new Date())],
-      { prepared: 'game_wallet_play_batch' },
+    'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
+    [column('action'), column('walletId'), column('userId'), column('currencyId'), column('limitsApply'), column('providerId'),
+      column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
+      column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('ledgerHash'), column('walletSecret'),
+      // The latest of the calls' times: a session's expiry is judged no earlier than any call's own time.
+      calls.reduce((latest, call) => (call.at > latest ? call.at : latest), calls[0]?.at ?? new Date())],
+    { prepared: 'game_wallet_play_batch' },
   );
   if (rows.length !== calls.length) throw new Error(`game_wallet_play_batch answered ${rows.length} of ${calls.length} calls`);
   return rows.map((row) => (row.out_status === 'done' ? row : row.out_status === 'changed' ? 'sessionChanged' : 'general'));
