@@ -9,6 +9,7 @@ import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { PaymentProviderError, type DepositNotification } from '../providers/payment.ts';
 import { applyDepositBonus } from './bonuses.ts';
+import { Batcher } from './batcher.ts';
 import { getSettings } from './common.ts';
 import { currencyStep, idempotency, postTransaction, systemAccount, transfer, walletAccount, type LedgerTransaction } from './ledger.ts';
 import { currentLimit, LIMIT_PERIOD_MS } from './limits.ts';
@@ -174,7 +175,9 @@ async function readRequiredConfirmations(db: Queryable): Promise<number> {
  * migration 0016): a new transfer seen before it has its confirmations, and a pending transfer now
  * confirmed and credited, for a player with no bonus that the deposit could fund. 'general' for any other
  * notification (a replay, a refusal, a transfer confirmed at once, below the minimum, a bonus in play),
- * 'settingsChanged' when `required` is no longer the setting: nothing moved either way.
+ * 'settingsChanged' when `required` is no longer the setting: nothing moved either way. Under load the
+ * notification shares its database transaction with others (deposit_notification_apply_batch, migration
+ * 0025), answered as if it had run alone.
  */
 async function applyInOneStatement(
   ctx: AppContext,
@@ -185,30 +188,21 @@ async function applyInOneStatement(
   if (notification.amount <= 0n) return 'general';
   const key = idempotency.deposit(provider, notification.txId);
   const [title, message] = depositCreditedNotice(notification.amount, notification.currencyCode);
-  let row: { out_status: DepositStatus; out_confirmations: number; out_announce: string[] } | undefined;
-  try {
-    row = await maybeOne(ctx.db, 'SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)', [
-      provider,
-      notification.txId,
-      notification.address,
-      notification.currencyCode,
-      formatFixed(notification.amount),
-      notification.confirmations,
-      required,
-      randomUUID(),
-      key.scope,
-      key.key,
-      title,
-      message,
-      ctx.now(),
-    ], { prepared: 'deposit_notification_apply' });
-  } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
-    if (code === GENERAL_PATH) return 'general';
-    if (code === SETTINGS_CHANGED) return 'settingsChanged';
-    throw error;
-  }
-  if (!row) throw new Error('deposit_notification_apply returned no row');
+  const row = await noticeBatcher(ctx.db, provider).submit({
+    txId: notification.txId,
+    address: notification.address,
+    currencyCode: notification.currencyCode,
+    amount: formatFixed(notification.amount),
+    confirmations: notification.confirmations,
+    required,
+    publicId: randomUUID(),
+    ledgerScope: key.scope,
+    ledgerKey: key.key,
+    noticeTitle: title,
+    noticeMessage: message,
+    at: ctx.now(),
+  });
+  if (row === 'general' || row === 'settingsChanged') return row;
   await announceCommitted(ctx.db, row.out_announce);
   return {
     txId: notification.txId,
@@ -220,6 +214,108 @@ async function applyInOneStatement(
     status: row.out_status,
     changed: true,
   };
+}
+
+interface NoticeParams {
+  txId: string;
+  address: string;
+  currencyCode: string;
+  amount: string;
+  confirmations: number;
+  required: number;
+  publicId: string;
+  ledgerScope: string;
+  ledgerKey: string;
+  noticeTitle: string;
+  noticeMessage: string;
+  at: Date;
+}
+
+interface NoticeRow {
+  out_status: 'pending' | 'credited';
+  out_confirmations: number;
+  out_announce: string[];
+}
+
+type Noticed = NoticeRow | 'general' | 'settingsChanged';
+
+function sqlState(error: unknown): unknown {
+  return typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+}
+
+/** One notification alone: deposit_notification_apply, its own database transaction. */
+async function noticeOne(db: Queryable, provider: string, p: NoticeParams): Promise<Noticed> {
+  try {
+    const row = await maybeOne<NoticeRow>(
+      db,
+      'SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+      [provider, p.txId, p.address, p.currencyCode, p.amount, p.confirmations, p.required, p.publicId, p.ledgerScope, p.ledgerKey,
+        p.noticeTitle, p.noticeMessage, p.at],
+      { prepared: 'deposit_notification_apply' },
+    );
+    if (!row) throw new Error('deposit_notification_apply returned no row');
+    return row;
+  } catch (error) {
+    if (sqlState(error) === GENERAL_PATH) return 'general';
+    if (sqlState(error) === SETTINGS_CHANGED) return 'settingsChanged';
+    throw error;
+  }
+}
+
+/**
+ * Notifications of several transfers in one database transaction (deposit_notification_apply_batch,
+ * migration 0025): each answers as deposit_notification_apply would have, with what it wrote, or 'general'
+ * or 'changed' having written nothing.
+ */
+async function noticeBatch(db: Queryable, provider: string, calls: readonly NoticeParams[]): Promise<Noticed[]> {
+  const column = <K extends keyof NoticeParams>(name: K) => calls.map((call) => call[name]);
+  const rows = await db.query<{ out_n: number; out_status: 'pending' | 'credited' | 'general' | 'changed'; out_confirmations: number; out_announce: string[] }>(
+    'SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+    [provider, column('txId'), column('address'), column('currencyCode'), column('amount'), column('confirmations'), column('required'),
+      column('publicId'), calls[0]?.ledgerScope ?? '', column('ledgerKey'), column('noticeTitle'), column('noticeMessage'),
+      // The latest of the notifications' times, as a batch of bets takes.
+      calls.reduce((latest, call) => (call.at > latest ? call.at : latest), calls[0]?.at ?? new Date())],
+    { prepared: 'deposit_notification_apply_batch' },
+  );
+  if (rows.length !== calls.length) throw new Error(`deposit_notification_apply_batch answered ${rows.length} of ${calls.length} notifications`);
+  return rows.map((row) =>
+    row.out_status === 'general'
+      ? 'general'
+      : row.out_status === 'changed'
+        ? 'settingsChanged'
+        : { out_status: row.out_status, out_confirmations: row.out_confirmations, out_announce: row.out_announce },
+  );
+}
+
+/**
+ * Per database and provider, as for bets and wins (server/domain/game-wallet.ts): at most 16 notifications
+ * in a batch, three batches on their way, another started beside one only once 6 wait.
+ */
+const NOTICE_BATCH_SIZE = 16;
+const NOTICE_BATCHES_IN_FLIGHT = 3;
+const NOTICE_BATCH_MIN_WHILE_BUSY = 6;
+const noticeBatchers = new WeakMap<object, Map<string, Batcher<NoticeParams, Noticed>>>();
+
+function noticeBatcher(db: Queryable, provider: string): Batcher<NoticeParams, Noticed> {
+  let byProvider = noticeBatchers.get(db);
+  if (!byProvider) {
+    byProvider = new Map();
+    noticeBatchers.set(db, byProvider);
+  }
+  let batcher = byProvider.get(provider);
+  if (!batcher) {
+    batcher = new Batcher<NoticeParams, Noticed>({
+      maxBatch: NOTICE_BATCH_SIZE,
+      maxInFlight: NOTICE_BATCHES_IN_FLIGHT,
+      minBatchWhileBusy: NOTICE_BATCH_MIN_WHILE_BUSY,
+      // A transfer's notifications one at a time, in order; an address's (so a wallet's) too.
+      keys: (call) => [`tx:${call.txId}`, `address:${call.address}`],
+      runOne: (call) => noticeOne(db, provider, call),
+      runBatch: (calls) => noticeBatch(db, provider, calls),
+    });
+    byProvider.set(provider, batcher);
+  }
+  return batcher;
 }
 
 /**

@@ -24,7 +24,8 @@ import { depositAddress as addressOf, expectLedgerBalanced, ledgerTransactionCou
  */
 
 const SECRET = 'deposit-test-webhook-secret';
-const DAY = 24 * 60 * 60_000;
+const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
 
 let server: TestServer;
 beforeAll(async () => {
@@ -305,6 +306,115 @@ describe('webhooks and the simulated chain refuse what they cannot trust or find
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('many transfers at once', () => {
+  it('are recorded and credited in shared transactions, each notification answered as if it had run alone', async () => {
+    // Thirteen sign-ups from one address: three hours' worth of its limit (10 an hour). Addresses are asked
+    // for at once; from then on only the provider speaks.
+    const players: Player[] = [];
+    const addresses: string[] = [];
+    for (const size of [5, 4, 4]) {
+      server.clock.advance(HOUR);
+      const group = await Promise.all(Array.from({ length: size }, () => registeredPlayer(server)));
+      players.push(...group);
+      addresses.push(...(await Promise.all(group.map((player) => depositAddress(player)))));
+    }
+    // The last player has a deposit limit (room enough): their credit takes the general path, beside the batches.
+    const limited = players[12]!;
+    expect((await server.call('rgUpdateLimit', { token: limited.token, body: { limitType: 'deposit', daily: '100' } })).status).toBe(200);
+    const pendingAndAvailable = async (player: Player) => {
+      const [row] = await server.db.query<{ available: string; pending: string }>(
+        `SELECT w.available::text, w.pending::text FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND c.code = 'LTC'`,
+        [player.user.id],
+      );
+      return { available: Number(row!.available), pending: Number(row!.pending) };
+    };
+    const txIds = players.map((_, i) => `batch-${i}-${server.clock.now().getTime()}`);
+    const notification = (i: number, confirmations: number, amount = '0.5') =>
+      ({ type: 'deposit', txId: txIds[i]!, address: addresses[i]!, currencyCode: 'LTC', amount, confirmations });
+
+    // The first notification of each wave is held back a moment, so that the rest arrive while it is on its
+    // way and wait together, as they do under load.
+    const batches: number[] = [];
+    const query = server.db.query.bind(server.db);
+    let held: Promise<void> | null = null;
+    server.db.query = (async (sql: string, ...rest: Parameters<typeof server.db.query> extends [string, ...infer R] ? R : never) => {
+      if (sql.includes('deposit_notification_apply(')) {
+        held ??= new Promise((resolve) => setTimeout(resolve, 500)).then(() => {
+          held = null;
+        });
+        await held;
+      }
+      const result = await query(sql, ...rest);
+      // Counted once answered: a batch that failed would have run its notifications alone.
+      if (sql.includes('deposit_notification_apply_batch(')) batches.push((rest[0] as unknown[][])[1]!.length);
+      return result;
+    }) as typeof server.db.query;
+    try {
+      // Every transfer seen at once, beside one to an address nobody was given, one under the minimum and a
+      // replay of a transfer seen in the same wave.
+      const before = await ledgerTransactionCount();
+      const seen = await Promise.all([
+        ...players.map((_, i) => signed(notification(i, 0))),
+        signed({ ...notification(0, 0), txId: `${txIds[0]}-unknown`, address: 'ltc1qnobodyhasthisaddress' }),
+        signed({ ...notification(1, 0, '0.00001'), txId: `${txIds[1]}-small` }),
+        signed(notification(2, 0)),
+      ]);
+      expect(seen.slice(0, 13).map((res) => [res.status, res.body.data.deposit.status, res.body.data.deposit.changed])).toEqual(
+        Array(13).fill([200, 'pending', true]),
+      );
+      expect([seen[13]!.status, seen[13]!.body.errors[0].description]).toEqual([404, 'NOT_FOUND']);
+      expect(seen[14]!.body.data.deposit).toMatchObject({ status: 'below_minimum', changed: true });
+      expect(seen[15]!.body.data.deposit).toMatchObject({ txId: txIds[2], status: 'pending', confirmations: 0, changed: false });
+      expect(await ledgerTransactionCount()).toBe(before + 13);
+      for (const player of players) expect(await pendingAndAvailable(player)).toEqual({ available: 0, pending: 0.5 });
+
+      // Every transfer confirmed at once, beside one that contradicts its recorded amount.
+      const credited = await Promise.all([
+        ...players.map((_, i) => signed(notification(i, i % 2 === 0 ? 6 : 7))),
+        signed(notification(3, 6, '5')),
+      ]);
+      expect(credited.slice(0, 13).map((res) => [res.status, res.body.data.deposit.status, res.body.data.deposit.confirmations])).toEqual(
+        players.map((_, i) => [200, 'credited', i % 2 === 0 ? 6 : 7]),
+      );
+      expect([credited[13]!.status, credited[13]!.body.errors[0].fields]).toEqual([400, [{ field: 'amount', code: 'mismatch' }]]);
+      expect(await ledgerTransactionCount()).toBe(before + 26);
+      for (const player of players) expect(await pendingAndAvailable(player)).toEqual({ available: 0.5, pending: 0 });
+
+      // Each player was told once, and each credit is the posting the ledger would have made.
+      const told = await server.db.query<{ user_id: number; n: number }>(
+        'SELECT user_id, count(*)::int AS n FROM user_notifications WHERE user_id = ANY ($1) GROUP BY user_id',
+        [players.map((player) => player.user.id)],
+      );
+      expect(told.map((row) => row.n)).toEqual(Array(13).fill(1));
+      const credit = await findTransactionByIdempotency(server.db, idempotency.deposit('simulator', `${txIds[4]}:credit`));
+      const pending = await findTransactionByIdempotency(server.db, idempotency.deposit('simulator', `${txIds[4]}:pending`));
+      const wallet = await walletOf(server, players[4]!);
+      const [stored] = await server.db.query<{ request_hash: string }>('SELECT request_hash FROM ledger_transactions WHERE id = $1', [credit!.id]);
+      expect(stored!.request_hash).toBe(
+        postingRequestHash({
+          kind: 'deposit.credit',
+          at: new Date(),
+          legs: transfer(walletAccount(wallet.id, 'pending'), walletAccount(wallet.id, 'available'), parseAmount('0.5')),
+          visible: { walletId: wallet.id, type: 'deposit', actionType: 'deposit', status: 'completed', amount: parseAmount('0.5') },
+          relatedTransactionId: pending!.id,
+        }),
+      );
+
+      // Replays of every notification move nothing.
+      const replays = await Promise.all(players.map((_, i) => signed(notification(i, 6))));
+      expect(replays.map((res) => [res.status, res.body.data.deposit.status, res.body.data.deposit.changed])).toEqual(
+        Array(13).fill([200, 'credited', false]),
+      );
+      expect(await ledgerTransactionCount()).toBe(before + 26);
+    } finally {
+      server.db.query = query;
+    }
+    // Most notifications went in batches (16 at most in one).
+    expect(batches.reduce((sum, size) => sum + size, 0)).toBeGreaterThan(15);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(16);
   });
 });
 
