@@ -51,14 +51,16 @@ BEGIN
   IF v_calls IS NULL OR v_calls = 0 THEN
     RETURN;
   END IF;
+  -- The transfers' deposit rows and the addresses' wallets, each found by its whole key (a generic plan of
+  -- `provider_tx_id = ANY (...)` scanned every deposit of the provider).
+  v_deposit := ARRAY(SELECT (SELECT d.id FROM deposits d WHERE d.provider = p_provider AND d.provider_tx_id = x) FROM unnest(p_tx_id) x);
+  v_wallet := ARRAY(SELECT (SELECT d.wallet_id FROM deposit_addresses d WHERE d.provider = p_provider AND d.address = x) FROM unnest(p_address) x);
   IF (SELECT count(DISTINCT x) FROM unnest(p_tx_id) x) <> v_calls OR (SELECT count(DISTINCT x) FROM unnest(p_address) x) <> v_calls
-    OR (SELECT count(DISTINCT d.wallet_id) <> count(*) FROM deposit_addresses d WHERE d.provider = p_provider AND d.address = ANY (p_address)) THEN
+    OR (SELECT count(DISTINCT w) <> count(w) FROM unnest(v_wallet) w) THEN
     RAISE EXCEPTION 'a batch takes one notification per transfer and per wallet';
   END IF;
-  PERFORM 1 FROM deposits d WHERE d.provider = p_provider AND d.provider_tx_id = ANY (p_tx_id) ORDER BY d.id FOR UPDATE;
-  PERFORM 1 FROM wallets w
-  WHERE w.id IN (SELECT d.wallet_id FROM deposit_addresses d WHERE d.provider = p_provider AND d.address = ANY (p_address))
-  ORDER BY w.id FOR UPDATE;
+  PERFORM 1 FROM deposits d WHERE d.id = ANY (v_deposit) ORDER BY d.id FOR UPDATE;
+  PERFORM 1 FROM wallets w WHERE w.id = ANY (v_wallet) ORDER BY w.id FOR UPDATE;
 
   -- Each notification's checks, read after the locks, in deposit_notification_apply's order.
   SELECT array_agg(c.status ORDER BY c.n), array_agg(c.address_id ORDER BY c.n), array_agg(c.wallet_id ORDER BY c.n),
