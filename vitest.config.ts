@@ -31,8 +31,12 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
-          // Server processes sharing one PostgreSQL database: only where there is one (npm test's PostgreSQL pass).
-          exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['tests/server/multi-instance.test.ts'])],
+          // Server processes sharing one PostgreSQL database, and PostgreSQL's own plans: only where there is one
+          // (npm test's PostgreSQL pass).
+          exclude: [
+            ...configDefaults.exclude,
+            ...(process.env.TEST_DATABASE_URL ? [] : ['tests/server/multi-instance.test.ts', 'tests/server/batch-plans.test.ts']),
+          ],
           globalSetup: ['tests/setup/global.ts'],
           isolate: false,
         },

@@ -88,6 +88,7 @@ if (!databaseUrl && postgresAvailable()) {
 const POSTGRESQL_FILES = [
   'accounts', // accounts and sessions: uniqueness in any case, tokens, limits on the server clock
   'activity', // deposits and withdrawals in flight or ended within a day: time windows and an optional typed filter
+  'batch-plans', // the batch functions' plans, cached while the tables were small: every row found by its key
   'bonuses', // claims, wagering, forfeits and expiry moving money
   'catalogue-queries', // the listing's plans at 10,000 games, its counts kept by triggers under concurrent changes
   'deposit-limits-credit', // deposits over a deposit limit held apart, released as time windows pass, withdrawn

@@ -28,8 +28,10 @@ CREATE FUNCTION deposit_notification_apply_batch(
   p_notice_message text[],
   p_at timestamptz
 ) RETURNS TABLE (out_n integer, out_status text, out_confirmations integer, out_announce text[])
--- Planned once per connection (see game_wallet_play_batch): every row is found by its key, call by call.
-LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+-- Planned once per connection (see game_wallet_play_batch), and never by scanning a table: a plan cached
+-- while the tables were small would otherwise read every deposit, wallet or ledger row of the provider at
+-- each batch once they have grown (migration 0026). Every row it reads is found by its key.
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   v_calls integer := cardinality(p_tx_id);
   v_status text[];
@@ -47,12 +49,12 @@ DECLARE
   v_seen integer;
   v_credited integer;
   v_counts integer[];
+  v_required integer;
 BEGIN
   IF v_calls IS NULL OR v_calls = 0 THEN
     RETURN;
   END IF;
-  -- The transfers' deposit rows and the addresses' wallets, each found by its whole key (a generic plan of
-  -- `provider_tx_id = ANY (...)` scanned every deposit of the provider).
+  -- The transfers' deposit rows and the addresses' wallets, each found by its whole key.
   v_deposit := ARRAY(SELECT (SELECT d.id FROM deposits d WHERE d.provider = p_provider AND d.provider_tx_id = x) FROM unnest(p_tx_id) x);
   v_wallet := ARRAY(SELECT (SELECT d.wallet_id FROM deposit_addresses d WHERE d.provider = p_provider AND d.address = x) FROM unnest(p_address) x);
   IF (SELECT count(DISTINCT x) FROM unnest(p_tx_id) x) <> v_calls OR (SELECT count(DISTINCT x) FROM unnest(p_address) x) <> v_calls
@@ -61,6 +63,7 @@ BEGIN
   END IF;
   PERFORM 1 FROM deposits d WHERE d.id = ANY (v_deposit) ORDER BY d.id FOR UPDATE;
   PERFORM 1 FROM wallets w WHERE w.id = ANY (v_wallet) ORDER BY w.id FOR UPDATE;
+  v_required := (SELECT st.deposit_confirmations FROM settings st WHERE st.id = 1);
 
   -- Each notification's checks, read after the locks, in deposit_notification_apply's order.
   SELECT array_agg(c.status ORDER BY c.n), array_agg(c.address_id ORDER BY c.n), array_agg(c.wallet_id ORDER BY c.n),
@@ -81,36 +84,44 @@ BEGIN
       dep.id AS deposit_id, greatest(dep.confirmations, i.confirmations) AS confirmations,
       (i.amount * 100000000)::numeric(40, 0)::text AS units,
       CASE
-        WHEN a.id IS NOT NULL AND a.required IS DISTINCT FROM i.required THEN 'changed'
+        WHEN a.id IS NOT NULL AND v_required IS DISTINCT FROM i.required THEN 'changed'
         WHEN a.id IS NULL OR a.code <> i.currency_code OR i.amount <= 0 OR i.amount < a.min_deposit
           OR trunc(i.amount * 10::numeric ^ a.decimals) <> i.amount * 10::numeric ^ a.decimals THEN 'general'
-        WHEN i.confirmations < i.required THEN CASE
-          WHEN dep.id IS NOT NULL
-            OR EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.idempotency_scope = p_ledger_scope AND t.idempotency_key = i.ledger_key || ':pending')
-            THEN 'general'
-          ELSE 'pending'
-        END
-        WHEN EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = a.user_id AND b.status IN ('active', 'queued')) OR a.held > 0
-          OR EXISTS (SELECT 1 FROM gambling_limits l WHERE l.user_id = a.user_id AND l.kind = 'deposit') THEN 'general'
+        WHEN i.confirmations < i.required THEN CASE WHEN dep.id IS NOT NULL OR posted.found THEN 'general' ELSE 'pending' END
+        WHEN bonus.found OR a.held > 0 OR deposit_limit.found THEN 'general'
         WHEN dep.id IS NULL OR dep.status <> 'pending' OR dep.pending_transaction_id IS NULL OR dep.deposit_address_id <> a.id
-          OR dep.amount <> i.amount
-          OR EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.idempotency_scope = p_ledger_scope AND t.idempotency_key = i.ledger_key || ':credit')
-          THEN 'general'
+          OR dep.amount <> i.amount OR posted.found THEN 'general'
         ELSE 'credited'
       END AS status
     FROM unnest(p_tx_id, p_address, p_currency_code, p_amount, p_confirmations, p_required, p_ledger_key)
       WITH ORDINALITY AS i(tx_id, address, currency_code, amount, confirmations, required, ledger_key, n)
-    -- Looked up by key, notification by notification, whatever the planner guesses of the arrays' sizes.
+    -- Every look-up is a subquery of its own (LIMIT keeps PostgreSQL from merging it into a join), run
+    -- notification by notification with its whole key: joined or hashed instead, a plan cached while the
+    -- tables were small read them whole at every batch once they had grown.
     LEFT JOIN LATERAL (
-      SELECT d.id, d.wallet_id, w.user_id, w.currency_id, w.available, w.held, c.code, c.decimals, c.min_deposit,
-        (SELECT st.deposit_confirmations FROM settings st WHERE st.id = 1) AS required
+      SELECT d.id, d.wallet_id, w.user_id, w.currency_id, w.available, w.held, c.code, c.decimals, c.min_deposit
       FROM deposit_addresses d JOIN wallets w ON w.id = d.wallet_id JOIN currencies c ON c.id = w.currency_id
-      WHERE d.provider = p_provider AND d.address = i.address
+      WHERE d.provider = p_provider AND d.address = i.address LIMIT 1
     ) a ON true
     LEFT JOIN LATERAL (
       SELECT d.id, d.status, d.pending_transaction_id, d.deposit_address_id, d.amount, d.confirmations FROM deposits d
-      WHERE d.provider = p_provider AND d.provider_tx_id = i.tx_id
+      WHERE d.provider = p_provider AND d.provider_tx_id = i.tx_id LIMIT 1
     ) dep ON true
+    LEFT JOIN LATERAL (
+      SELECT true AS found FROM ledger_transactions t
+      WHERE t.idempotency_scope = p_ledger_scope
+        AND t.idempotency_key = i.ledger_key || CASE WHEN i.confirmations < i.required THEN ':pending' ELSE ':credit' END
+      LIMIT 1
+    ) posted ON true
+    LEFT JOIN LATERAL (
+      SELECT true AS found FROM user_bonuses b WHERE b.user_id = a.user_id AND b.status IN ('active', 'queued') LIMIT 1
+    ) bonus ON true
+    LEFT JOIN LATERAL (
+      SELECT true AS found FROM gambling_limits l WHERE l.user_id = a.user_id AND l.kind = 'deposit' LIMIT 1
+    ) deposit_limit ON true
+    -- Each notification's status worked out once (a subquery merged into the aggregates above would repeat
+    -- its checks for every aggregate that reads the status).
+    OFFSET 0
   ) c;
 
   IF v_seen + v_credited > 0 THEN

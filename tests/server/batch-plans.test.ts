@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotency } from '../../server/domain/ledger.ts';
+import { playableGame, registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import { postgresUrlOf } from '../helpers/db.ts';
+import { depositAddress, expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
+
+/**
+ * The batch functions (game_wallet_play_batch, migrations 0024 and 0026; deposit_notification_apply_batch,
+ * migration 0025) plan their statements once per connection and keep the plans while the tables grow. A
+ * plan made while the tables were small must still find every row by its key: no table read whole, no hash
+ * built over one. The tables here are as small as a new casino's, analysed, and PostgreSQL's auto_explain
+ * hands the plan of every statement inside the functions to the test's own connection.
+ */
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+if (!adminUrl) throw new Error('batch-plans.test.ts runs on PostgreSQL only (TEST_DATABASE_URL)');
+
+let server: TestServer;
+let client: pg.Client;
+const plans: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'batch-plans-test-webhook-secret' });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await client?.end();
+  await server.close();
+});
+
+/**
+ * What a plan may not hold: a table read whole (a sequential scan, an index read without a condition), or a
+ * subquery's rows hashed. Hash joins of the batch's own rows (CTEs, arrays) are fine.
+ */
+function scansIn(plan: string): string[] {
+  const lines = plan.split('\n');
+  return lines.flatMap((line, k) => {
+    if (/Seq Scan on \w+|hashed SubPlan/.test(line)) return [line.trim()];
+    if (/(?:Index|Index Only|Bitmap Index) Scan (?:using|on) /.test(line) && !/Index Cond:/.test(lines[k + 1] ?? '')) return [line.trim()];
+    return [];
+  });
+}
+
+/** PostgreSQL's own foreign-key checks: planned anew while a table is small, not the functions' plans. */
+const FOREIGN_KEY_CHECK = /^Query Text: SELECT 1 FROM ONLY /m;
+
+/** The plans logged while `run` ran, one per statement inside the functions. */
+async function plansOf(run: () => Promise<void>): Promise<string[]> {
+  plans.length = 0;
+  await run();
+  return [...plans];
+}
+
+describe('the batch functions', () => {
+  it('find every row by its key, with plans cached while the tables were small', async () => {
+    const game = await playableGame(server);
+    const players = await Promise.all([fundedPlayer(server, '1'), fundedPlayer(server, '1')]);
+    const sessions = await Promise.all(
+      players.map(async (player) => {
+        const res = await server.call('casinoInitGame', { token: player.token, body: { gameId: game.id, currencyCode: 'LTC' } });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.data.gameSession.sessionId as string;
+      }),
+    );
+    const depositors = await Promise.all([registeredPlayer(server), registeredPlayer(server)]);
+    const addresses = await Promise.all(depositors.map((player) => depositAddress(server, player)));
+
+    // Statistics of tables as small as a new casino's, then a connection that plans the functions now.
+    await server.db.query('ANALYZE');
+    client = new pg.Client({ connectionString: postgresUrlOf(server.db) });
+    await client.connect();
+    client.on('notice', (notice) => {
+      if (notice.message?.includes('Query Text:') && !FOREIGN_KEY_CHECK.test(notice.message)) plans.push(notice.message);
+    });
+    await client.query("LOAD 'auto_explain'");
+    await client.query('SET auto_explain.log_min_duration = 0');
+    await client.query('SET auto_explain.log_nested_statements = on');
+    await client.query('SET client_min_messages = log');
+
+    const rows = await server.db.query<{
+      session_id: string;
+      game_id: number;
+      identifier: string;
+      provider_id: number;
+      wallet_secret: string;
+      wallet_id: number;
+      user_id: number;
+      currency_id: number;
+    }>(
+      `SELECT s.id AS session_id, s.game_id, g.identifier, g.provider_id, p.wallet_secret, w.id AS wallet_id, w.user_id, w.currency_id
+       FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+         JOIN currencies c ON c.code = s.currency_code JOIN wallets w ON w.user_id = s.user_id AND w.currency_id = c.id
+       WHERE s.id = ANY ($1) ORDER BY array_position($1, s.id)`,
+      [sessions],
+    );
+    const rounds = rows.map(() => `plan-round-${randomUUID()}`);
+    const play = async (action: 'bet' | 'win', amount: string) => {
+      const keys = rounds.map((round) => idempotency.game(round, action));
+      const result = await client.query<{ out_status: string }>(
+        'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
+        [
+          rows.map(() => action),
+          rows.map((row) => row.wallet_id),
+          rows.map((row) => row.user_id),
+          rows.map((row) => row.currency_id),
+          rows.map(() => false),
+          rows.map((row) => row.provider_id),
+          rows.map((row) => row.session_id),
+          rows.map((row) => row.game_id),
+          rows.map((row) => row.identifier),
+          rounds,
+          rounds.map((round) => `${round}-${action}`),
+          rows.map(() => amount),
+          rows.map(() => `request-${action}`),
+          rows.map(() => randomUUID()),
+          keys.map((key) => key.scope),
+          keys.map((key) => key.key),
+          rows.map(() => `ledger-${action}`),
+          rows.map((row) => row.wallet_secret),
+          server.clock.now(),
+        ],
+      );
+      expect(result.rows.map((row) => row.out_status)).toEqual(['done', 'done']);
+    };
+    const notify = async (confirmations: number, expected: string) => {
+      const txIds = addresses.map((address) => `plan-${address}`);
+      const result = await client.query<{ out_status: string }>(
+        'SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+        [
+          'simulator',
+          txIds,
+          addresses,
+          addresses.map(() => 'LTC'),
+          addresses.map(() => '0.5'),
+          addresses.map(() => confirmations),
+          addresses.map(() => 6),
+          addresses.map(() => randomUUID()),
+          idempotency.deposit('simulator', '').scope,
+          txIds.map((txId) => idempotency.deposit('simulator', txId).key),
+          addresses.map(() => 'Deposit credited'),
+          addresses.map(() => 'Your deposit was credited.'),
+          server.clock.now(),
+        ],
+      );
+      expect(result.rows.map((row) => row.out_status)).toEqual([expected, expected]);
+    };
+
+    const gamePlans = await plansOf(async () => {
+      await play('bet', '0.1');
+      await play('win', '0.25');
+    });
+    const depositPlans = await plansOf(async () => {
+      await notify(0, 'pending');
+      await notify(6, 'credited');
+    });
+
+    // The plans were read: the checks and the writes of both functions, every table they look rows up in.
+    for (const table of ['wallets', 'game_rounds', 'game_sessions', 'users', 'game_wallet_actions', 'ledger_transactions', 'ledger_accounts']) {
+      expect(gamePlans.some((plan) => plan.includes(` on ${table} `)), table).toBe(true);
+    }
+    for (const table of ['deposits', 'deposit_addresses', 'wallets', 'ledger_transactions', 'ledger_accounts', 'user_bonuses', 'gambling_limits']) {
+      expect(depositPlans.some((plan) => plan.includes(` on ${table} `)), table).toBe(true);
+    }
+    // ... and none of them reads a table whole or hashes one.
+    expect([...gamePlans, ...depositPlans].flatMap(scansIn)).toEqual([]);
+
+    // The calls moved money as they would have one by one: the players' balances and the ledger agree.
+    const balances = await server.db.query<{ user_id: number; available: string; pending: string }>(
+      `SELECT w.user_id, w.available::text, w.pending::text FROM wallets w JOIN currencies c ON c.id = w.currency_id
+       WHERE c.code = 'LTC' AND w.user_id = ANY ($1) ORDER BY array_position($1, w.user_id)`,
+      [[...players, ...depositors].map((player) => player.user.id)],
+    );
+    expect(balances.map((row) => [Number(row.available), Number(row.pending)])).toEqual([
+      [1.15, 0],
+      [1.15, 0],
+      [0.5, 0],
+      [0.5, 0],
+    ]);
+    await expectLedgerBalanced(server);
+  });
+});
