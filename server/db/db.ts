@@ -37,6 +37,12 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/** The SQLSTATE of a database error (PostgreSQL's and PGlite's errors carry it as `code`), if it is one. */
+export function sqlState(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 export async function one<T extends object>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T> {
   const rows = await db.query<T>(sql, params);
   const first = rows[0];

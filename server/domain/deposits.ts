@@ -5,7 +5,7 @@ import { amountIssue } from '../../src/rules/amount.ts';
 import { LIMIT_PERIODS } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { announceCommitted } from '../live.ts';
-import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { PaymentProviderError, type DepositNotification } from '../providers/payment.ts';
 import { applyDepositBonus } from './bonuses.ts';
@@ -238,10 +238,6 @@ interface NoticeRow {
 }
 
 type Noticed = NoticeRow | 'general' | 'settingsChanged';
-
-function sqlState(error: unknown): unknown {
-  return typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
-}
 
 /** One notification alone: deposit_notification_apply, its own database transaction. */
 async function noticeOne(db: Queryable, provider: string, p: NoticeParams): Promise<Noticed> {

@@ -6,7 +6,7 @@ import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { announceCommitted } from '../live.ts';
 import { Batcher } from './batcher.ts';
-import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
 import { DomainError, badRequest, type ErrorCode } from './errors.ts';
 import { hasRunningBonus, recordWagering } from './bonuses.ts';
@@ -386,11 +386,6 @@ export async function assertPlayLimitsLeft(db: Queryable, userId: number, curren
 const GENERAL_PATH = 'GW001';
 /** ... and for a call whose balance did not cover it or whose session (key, expiry) changed since it was cached. */
 const SESSION_CHANGED = 'GW002';
-
-function sqlState(error: unknown): string | undefined {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /**
  * A bet, a win or a rollback in one statement, one database transaction (game_wallet_play, migration

@@ -4,7 +4,7 @@ import { formatAmount, formatFixed, MAX_TRANSFER_AMOUNT, parseAmount, parseSigne
 import { amountIssue } from '../../src/rules/amount.ts';
 import type { AppContext } from '../context.ts';
 import { announceCommitted } from '../live.ts';
-import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { PaymentProviderError, type PaymentProviderFailure, type WithdrawalNotification } from '../providers/payment.ts';
 import { assertCashoutAllowed } from './bonuses.ts';
@@ -225,8 +225,7 @@ async function holdInOneStatement(
       ctx.now(),
     ], { prepared: 'withdrawal_hold' });
   } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
-    if (code === 'GW001') return undefined;
+    if (sqlState(error) === 'GW001') return undefined;
     throw error;
   }
   if (!row) throw new Error('withdrawal_hold returned no row');
