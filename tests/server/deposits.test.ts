@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   findTransactionByIdempotency,
@@ -415,6 +416,38 @@ describe('many transfers at once', () => {
     // Most notifications went in batches (16 at most in one).
     expect(batches.reduce((sum, size) => sum + size, 0)).toBeGreaterThan(15);
     expect(Math.max(...batches)).toBeLessThanOrEqual(16);
+  });
+
+  it('are refused whole by the batch function when two name one wallet or one transfer, leaving nothing written', async () => {
+    // The server never gathers such a batch (one notification per transfer and per address at a time); the
+    // function checks it anyway, before any lock or write.
+    const [player, other] = [await registeredPlayer(server), await registeredPlayer(server)];
+    const [address, otherAddress] = [await depositAddress(player), await depositAddress(other)];
+    const before = await ledgerTransactionCount();
+    const batch = (txIds: string[], addresses: string[]) =>
+      server.db.query('SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)', [
+        'simulator',
+        txIds,
+        addresses,
+        addresses.map(() => 'LTC'),
+        addresses.map(() => '0.5'),
+        addresses.map(() => 0),
+        addresses.map(() => 6),
+        addresses.map(() => randomUUID()),
+        'deposit:simulator',
+        txIds,
+        addresses.map(() => 'title'),
+        addresses.map(() => 'message'),
+        server.clock.now(),
+      ]);
+    await expect(batch(['same-wallet-1', 'same-wallet-2'], [address, address])).rejects.toThrow('one notification per transfer and per wallet');
+    await expect(batch(['same-transfer', 'same-transfer'], [address, otherAddress])).rejects.toThrow('one notification per transfer and per wallet');
+    // The same two, each on its own wallet and transfer, are recorded.
+    const rows = await batch(['own-wallet-1', 'own-wallet-2'], [address, otherAddress]);
+    expect(rows.map((row) => (row as { out_status: string }).out_status)).toEqual(['pending', 'pending']);
+    expect(await ledgerTransactionCount()).toBe(before + 2);
+    expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0.5' });
+    expect(await ltcWallet(other)).toEqual({ available: '0', pending: '0.5' });
   });
 });
 
