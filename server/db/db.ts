@@ -43,8 +43,8 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-export async function one<T extends object>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<T> {
-  const rows = await db.query<T>(sql, params);
+export async function one<T extends object>(db: Queryable, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T> {
+  const rows = await db.query<T>(sql, params, options);
   const first = rows[0];
   if (!first) throw new Error('Expected one row, got none');
   return first;
@@ -115,8 +115,12 @@ class PostgresDb implements Db {
     try {
       await client.query('BEGIN');
       const value = await fn({
-        async query<R extends object>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-          return (await client.query<R>(sql, params as unknown[])).rows;
+        async query<R extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<R[]> {
+          const result =
+            options.prepared === undefined
+              ? await client.query<R>(sql, params as unknown[])
+              : await client.query<R>({ name: options.prepared, text: sql, values: params as unknown[] });
+          return result.rows;
         },
       });
       await client.query('COMMIT');

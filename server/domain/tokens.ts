@@ -186,6 +186,8 @@ export function createTokenService(signing: Uint8Array | SigningKeys, ttlSeconds
          FROM sessions s LEFT JOIN users u ON u.id = s.user_id
          WHERE s.id = $1 AND s.expires_at > $2`,
         [jti, now],
+        // Every signed-in request asks this: planned once per connection.
+        { prepared: 'session_of_token' },
       );
       if (!session || session.user_id !== Number(subject)) return null;
       if (session.revoked) {

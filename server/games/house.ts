@@ -95,6 +95,7 @@ export async function openSession(hc: HouseContext, sessionId: string, playerId:
      LEFT JOIN currencies c ON c.code = s.currency_code
      WHERE s.id = $1 AND g.active AND p.active`,
     [sessionId],
+    { prepared: 'house_session' },
   );
   const live = row !== undefined && row.expires_at > hc.now();
   if (!row || (!live && !allowExpired) || (!row.demo && row.user_id !== playerId)) throw new HouseGameError('GAME_NOT_FOUND_ERROR');
@@ -202,17 +203,21 @@ async function demoBalance(db: Queryable, sessionId: string, now: Date, forUpdat
   await db.query(
     'INSERT INTO house_demo_balances (session_id, balance, updated_at) VALUES ($1, $2, $3) ON CONFLICT (session_id) DO NOTHING',
     [sessionId, formatAmount(DEMO_START_BALANCE), now],
+    { prepared: 'house_demo_balance_open' },
   );
   const row = await one<{ balance: string }>(
     db,
     `SELECT balance::text AS balance FROM house_demo_balances WHERE session_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
     [sessionId],
+    { prepared: forUpdate ? 'house_demo_balance_for_update' : 'house_demo_balance' },
   );
   return parseSignedAmount(row.balance);
 }
 
 async function setDemoBalance(tx: Queryable, sessionId: string, balance: bigint, now: Date): Promise<void> {
-  await tx.query('UPDATE house_demo_balances SET balance = $2, updated_at = $3 WHERE session_id = $1', [sessionId, formatAmount(balance), now]);
+  await tx.query('UPDATE house_demo_balances SET balance = $2, updated_at = $3 WHERE session_id = $1', [sessionId, formatAmount(balance), now], {
+    prepared: 'house_demo_balance_set',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -252,6 +257,7 @@ async function roundById(db: Queryable, id: number, forUpdate = false): Promise<
     db,
     `SELECT ${ROUND_COLUMNS} FROM house_rounds r LEFT JOIN house_seed_pairs sp ON sp.id = r.seed_pair_id WHERE r.id = $1${forUpdate ? ' FOR UPDATE OF r' : ''}`,
     [id],
+    { prepared: forUpdate ? 'house_round_for_update' : 'house_round' },
   );
 }
 
@@ -322,6 +328,7 @@ async function insertRound(
       session.demo ? null : `${roundId}:bet`,
       now,
     ],
+    { prepared: 'house_round_insert' },
   );
   return row.id;
 }
@@ -398,7 +405,9 @@ async function sendWin(hc: HouseContext, session: HouseSession, id: number): Pro
     hc.log?.(`house round ${round.round_id}: win ${answer.kind === 'refused' ? `refused (${answer.code})` : 'unanswered'}, owed`);
     return null;
   }
-  await hc.db.query("UPDATE house_rounds SET state = 'settled', updated_at = $2 WHERE id = $1 AND state = 'settling'", [id, hc.now()]);
+  await hc.db.query("UPDATE house_rounds SET state = 'settled', updated_at = $2 WHERE id = $1 AND state = 'settling'", [id, hc.now()], {
+    prepared: 'house_round_settled',
+  });
   return answer.data.gameTransaction.balance.balance;
 }
 
@@ -413,6 +422,7 @@ export async function resolveUnsettled(hc: HouseContext, session: HouseSession):
     `SELECT id::int AS id, session_id, state FROM house_rounds
      WHERE user_id = $1 AND state IN ('betting', 'settling') AND updated_at < $2 ORDER BY id`,
     [session.userId, stale],
+    { prepared: 'house_rounds_unsettled' },
   );
   for (const unresolved of rounds) {
     // The round's own session signs its calls (a session of another game has another provider's key).
@@ -499,6 +509,7 @@ export async function playInstant(
       `UPDATE house_rounds SET seed_pair_id = $2, nonce = $3, outcome = $4, multiplier = $5, payout = $6, state = 'settling',
          win_transaction_id = round_id || ':win', updated_at = $7 WHERE id = $1`,
       [id, ref.id, ref.nonce, JSON.stringify(outcome), multiplierText(multiplier), formatAmount(payoutOf(session, bet, multiplier)), now],
+      { prepared: 'house_round_drawn' },
     );
   });
   const balance = await sendWin(hc, session, id);

@@ -69,16 +69,18 @@ async function insertPair(db: Queryable, owner: SeedOwner, clientSeed: string, n
 export async function activePair(db: Queryable, owner: SeedOwner, now: Date, forUpdate = false): Promise<SeedPairRow> {
   const { column, value } = ownerColumn(owner);
   const select = `SELECT ${COLUMNS} FROM house_seed_pairs WHERE ${column} = $1 AND revealed_at IS NULL${forUpdate ? ' FOR UPDATE' : ''}`;
-  const found = await maybeOne<SeedPairRow>(db, select, [value]);
+  // One prepared statement per text: the owner's column and the lock make four.
+  const prepared = `house_seed_pair_by_${column}${forUpdate ? '_for_update' : ''}`;
+  const found = await maybeOne<SeedPairRow>(db, select, [value], { prepared });
   if (found) return found;
   await insertPair(db, owner, defaultClientSeed(), now);
-  return one<SeedPairRow>(db, select, [value]);
+  return one<SeedPairRow>(db, select, [value], { prepared });
 }
 
 /** Takes the active pair's next nonce for a round being played (inside the round's transaction). */
 export async function takeNonce(tx: Queryable, owner: SeedOwner, now: Date): Promise<SeedPairRow> {
   const pair = await activePair(tx, owner, now, true);
-  await tx.query('UPDATE house_seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $1', [pair.id]);
+  await tx.query('UPDATE house_seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $1', [pair.id], { prepared: 'house_seed_pair_nonce' });
   return pair;
 }
 
