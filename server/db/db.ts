@@ -95,6 +95,13 @@ class PGliteDb implements Db {
 // int8 (oid 20) as a number, like PGlite: ids and counts stay far below 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
 
+/** A statement on the pool or on a transaction's connection: prepared under its name when it has one. */
+async function rowsOf<T extends object>(on: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[], options: QueryOptions): Promise<T[]> {
+  const values = params as unknown[];
+  const result = await on.query<T>(options.prepared === undefined ? { text: sql, values } : { name: options.prepared, text: sql, values });
+  return result.rows;
+}
+
 class PostgresDb implements Db {
   readonly kind = 'postgres';
   constructor(
@@ -102,12 +109,8 @@ class PostgresDb implements Db {
     private readonly url: string,
   ) {}
 
-  async query<T extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
-    const result =
-      options.prepared === undefined
-        ? await this.pool.query<T>(sql, params as unknown[])
-        : await this.pool.query<T>({ name: options.prepared, text: sql, values: params as unknown[] });
-    return result.rows;
+  query<T extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
+    return rowsOf<T>(this.pool, sql, params, options);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -115,13 +118,7 @@ class PostgresDb implements Db {
     try {
       await client.query('BEGIN');
       const value = await fn({
-        async query<R extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<R[]> {
-          const result =
-            options.prepared === undefined
-              ? await client.query<R>(sql, params as unknown[])
-              : await client.query<R>({ name: options.prepared, text: sql, values: params as unknown[] });
-          return result.rows;
-        },
+        query: <R extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) => rowsOf<R>(client, sql, params, options),
       });
       await client.query('COMMIT');
       return value;
