@@ -94,3 +94,11 @@ export class Batcher<T, R> {
     );
   }
 }
+
+/**
+ * The latest of a batch's call times: the time a batch function judges expiry by, so that no call is judged
+ * earlier than its own time.
+ */
+export function latestCallTime(calls: readonly { at: Date }[]): Date {
+  return calls.reduce((latest, call) => (call.at > latest ? call.at : latest), calls[0]?.at ?? new Date());
+}

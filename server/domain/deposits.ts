@@ -9,7 +9,7 @@ import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { PaymentProviderError, type DepositNotification } from '../providers/payment.ts';
 import { applyDepositBonus } from './bonuses.ts';
-import { Batcher } from './batcher.ts';
+import { Batcher, latestCallTime } from './batcher.ts';
 import { getSettings } from './common.ts';
 import { currencyStep, idempotency, postTransaction, systemAccount, transfer, walletAccount, type LedgerTransaction } from './ledger.ts';
 import { currentLimit, LIMIT_PERIOD_MS } from './limits.ts';
@@ -269,8 +269,7 @@ async function noticeBatch(db: Queryable, provider: string, calls: readonly Noti
     'SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
     [provider, column('txId'), column('address'), column('currencyCode'), column('amount'), column('confirmations'), column('required'),
       column('publicId'), calls[0]?.ledgerScope ?? '', column('ledgerKey'), column('noticeTitle'), column('noticeMessage'),
-      // The latest of the notifications' times, as a batch of bets takes.
-      calls.reduce((latest, call) => (call.at > latest ? call.at : latest), calls[0]?.at ?? new Date())],
+      latestCallTime(calls)],
     { prepared: 'deposit_notification_apply_batch' },
   );
   if (rows.length !== calls.length) throw new Error(`deposit_notification_apply_batch answered ${rows.length} of ${calls.length} notifications`);

@@ -5,7 +5,7 @@ import { divRound, formatAmount, formatFixed, parseAmount, parseSignedAmount } f
 import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
 import { announceCommitted } from '../live.ts';
-import { Batcher } from './batcher.ts';
+import { Batcher, latestCallTime } from './batcher.ts';
 import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
 import { DomainError, badRequest, type ErrorCode } from './errors.ts';
@@ -535,7 +535,7 @@ async function playBatch(db: Queryable, calls: readonly PlayParams[]): Promise<P
       column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
       column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('ledgerHash'), column('walletSecret'),
       // The latest of the calls' times: a session's expiry is judged no earlier than any call's own time.
-      calls.reduce((latest, call) => (call.at > latest ? call.at : latest), calls[0]?.at ?? new Date())],
+      latestCallTime(calls)],
     { prepared: 'game_wallet_play_batch' },
   );
   if (rows.length !== calls.length) throw new Error(`game_wallet_play_batch answered ${rows.length} of ${calls.length} calls`);
