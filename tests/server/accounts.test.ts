@@ -3,6 +3,7 @@ import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, PRODUCTION_PASSWORD_HASHING } from '../../server/config.ts';
 import type { Db } from '../../server/db/db.ts';
+import { DEMO_PLAYER, ensureDemoPlayer } from '../../server/domain/demo.ts';
 import { encodePassword } from '../../src/rules/password.ts';
 import { startFacebookGraph, startGoogleIssuer, type FacebookGraph, type GoogleIssuer } from '../fixtures/identity-servers.ts';
 import {
@@ -10,6 +11,7 @@ import {
   newPlayer,
   registeredPlayer,
   startTestServer,
+  TEST_PASSWORD_HASHING,
   tokenFrom,
   type CallResult,
   type TestServer,
@@ -948,6 +950,26 @@ describe('password hashing', () => {
       iterations: 3,
       parallelism: 1,
     });
+  });
+});
+
+describe('demo player', () => {
+  it('is made once when two instances start at once on one database', async () => {
+    const fresh = await createTestDb();
+    try {
+      const cost = loadConfig(TEST_PASSWORD_HASHING).passwordHashing;
+      const made = await Promise.all([ensureDemoPlayer(fresh, cost), ensureDemoPlayer(fresh, cost)]);
+      expect(made.toSorted()).toEqual([false, true]);
+      const users = await fresh.query<{ id: number; wallets: string }>(
+        `SELECT u.id, (SELECT count(*) FROM wallets w WHERE w.user_id = u.id)::text AS wallets FROM users u WHERE u.email = $1`,
+        [DEMO_PLAYER.email],
+      );
+      expect(users).toHaveLength(1);
+      expect(Number(users[0]!.wallets)).toBeGreaterThan(0);
+      expect(await ensureDemoPlayer(fresh, cost)).toBe(false);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 
