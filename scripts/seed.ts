@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.ts';
 import { openDb, type DbOptions } from '../server/db/db.ts';
 import { acquireDataDirLock } from '../server/db/lock.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { MIGRATE_AND_SEED, migrate } from '../server/db/migrate.ts';
 import { DEFAULT_CATALOGUE_SEED, REFERENCE_GAME_COUNT, seedGames, seedReferenceData } from '../server/db/seed.ts';
 import { settleVisibility } from './lib/visibility.ts';
 
@@ -53,16 +53,19 @@ async function main(): Promise<void> {
   const db = await openDb(options);
   try {
     console.log(options.kind === 'postgres' ? 'Database: PostgreSQL (DATABASE_URL)' : `Database: PGlite in ${options.dataDir}`);
-    let t = performance.now();
-    const applied = await migrate(db);
-    console.log(`Migrations: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`} (${ms(t)})`);
-    t = performance.now();
-    await seedReferenceData(db);
-    console.log(`Reference data: settings, languages, currencies, pages, banners, countries, payment providers, catalogue (${ms(t)})`);
-    t = performance.now();
-    const result = await seedGames(db, games, { seed });
-    console.log(`Games: ${result.inserted} added, ${result.total} in the catalogue (${ms(t)})`);
-    if (result.inserted > 0) console.log(`Visibility map: ${await settleVisibility(db)}`);
+    // One at a time with servers starting on the same database.
+    await db.exclusively(MIGRATE_AND_SEED, async () => {
+      let t = performance.now();
+      const applied = await migrate(db);
+      console.log(`Migrations: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`} (${ms(t)})`);
+      t = performance.now();
+      await seedReferenceData(db);
+      console.log(`Reference data: settings, languages, currencies, pages, banners, countries, payment providers, catalogue (${ms(t)})`);
+      t = performance.now();
+      const result = await seedGames(db, games, { seed });
+      console.log(`Games: ${result.inserted} added, ${result.total} in the catalogue (${ms(t)})`);
+      if (result.inserted > 0) console.log(`Visibility map: ${await settleVisibility(db)}`);
+    });
     console.log(`Done in ${ms(started)}.`);
   } finally {
     await db.close();

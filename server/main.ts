@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/db.ts';
 import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from './db/lock.ts';
-import { migrate } from './db/migrate.ts';
+import { MIGRATE_AND_SEED, migrate } from './db/migrate.ts';
 import { seedReferenceData } from './db/seed.ts';
 import { DEMO_PLAYER, ensureDemoPlayer } from './domain/demo.ts';
 import { createContext } from './context-factory.ts';
@@ -65,11 +65,14 @@ async function main(): Promise<void> {
   db = database;
   // A stop asked for meanwhile is under way: the start goes no further.
   if (closing) return;
-  await migrate(database);
-  if (closing) return;
-  await seedReferenceData(database);
-  if (closing) return;
-  const demoCreated = config.simulator ? await ensureDemoPlayer(database, config.passwordHashing) : false;
+  // Servers starting at once on one database take turns: the first migrates and seeds, the others find it done.
+  const demoCreated = await database.exclusively(MIGRATE_AND_SEED, async () => {
+    await migrate(database);
+    if (closing) return false;
+    await seedReferenceData(database);
+    if (closing) return false;
+    return config.simulator ? await ensureDemoPlayer(database, config.passwordHashing) : false;
+  });
   if (closing) return;
 
   const ctx = createContext(config, database);

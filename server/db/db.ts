@@ -29,6 +29,12 @@ export interface Db extends Queryable {
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   /**
+   * Runs fn while no other server runs fn under the same name on this database: for the start's migrations
+   * and seeds, which two servers starting at once would otherwise both apply. On PostgreSQL a session
+   * advisory lock held on a connection of its own; PGlite has one server only, by its data folder's lock.
+   */
+  exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
    * Calls `onNotify` with the payload of every NOTIFY on `channel` (committed transactions only), from any
    * connection to the database: PGlite's own, or, on PostgreSQL, every server's. Resolves once listening;
    * the function it resolves to stops.
@@ -76,6 +82,10 @@ class PGliteDb implements Db {
 
   async exec(sql: string): Promise<void> {
     await this.pglite.exec(sql);
+  }
+
+  exclusively<T>(_name: string, fn: () => Promise<T>): Promise<T> {
+    return fn();
   }
 
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
@@ -132,6 +142,17 @@ class PostgresDb implements Db {
 
   async exec(sql: string): Promise<void> {
     await this.pool.query(sql);
+  }
+
+  async exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+      return await fn();
+    } finally {
+      // Closing the connection ends its session, and the lock with it, whatever happened meanwhile.
+      client.release(true);
+    }
   }
 
   /** A connection of its own: a pooled one is handed to other queries between them and cannot LISTEN. */

@@ -5,6 +5,9 @@ import type { Db } from './db.ts';
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/** The name under which a server's start and `npm run seed` migrate and seed, one at a time (Db.exclusively). */
+export const MIGRATE_AND_SEED = 'casino migrations and seeds';
+
 /** Applies every migrations/NNNN_name.sql not yet recorded, in name order, each in its own transaction. */
 export async function migrate(db: Db): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -123,6 +123,8 @@ function savepointDb(kind: Db['kind'], tx: Queryable): Db {
       }
     },
     exec: () => Promise.reject(new Error('exec runs scripts that may not run inside the test transaction')),
+    // One test's transaction: nothing else runs on it.
+    exclusively: (_name, fn) => fn(),
     // Nothing a rolled-back transaction notifies is ever delivered.
     listen: () => Promise.reject(new Error('nothing is announced from inside the test transaction')),
     close: async () => undefined,

@@ -1,15 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
+import { HOUSE_PROVIDER, REFERENCE_GAME_COUNT } from '../../server/db/seed.ts';
 import { TEST_PASSWORD_HASHING, newPlayer } from '../helpers/api.ts';
 import { checkResponse, operation, recordCoverage } from '../helpers/contract.ts';
-import { TEMPLATE_DATABASE } from '../helpers/db.ts';
 
 /*
  * Two server processes (the build of this run, tests/setup/global.ts), each with its own data folder, on
@@ -81,7 +81,8 @@ async function stopInstance(instance: Instance | undefined): Promise<void> {
 beforeAll(async () => {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${databaseName} TEMPLATE ${TEMPLATE_DATABASE}`);
+  // Empty: the two instances start at once and must migrate and seed it once between them.
+  await admin.query(`CREATE DATABASE ${databaseName}`);
   await admin.end();
   db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
@@ -156,6 +157,17 @@ async function player(signUpOn: Instance, verifyOn: Instance): Promise<Player> {
 }
 
 describe('two instances on one PostgreSQL', () => {
+  it('migrate and seed an empty database once between them, having started at once', async () => {
+    const migrations = readdirSync(new URL('../../server/db/migrations/', import.meta.url)).filter((file) => file.endsWith('.sql'));
+    const count = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
+    expect(await count('SELECT count(*) AS n FROM schema_migrations')).toBe(migrations.length);
+    expect(await count("SELECT count(*) AS n FROM users WHERE email = 'demo@casino.local'")).toBe(1);
+    expect([a, b].filter((instance) => instance.output().includes('The demo player was created on this start.'))).toHaveLength(1);
+    expect(await count('SELECT count(*) AS n FROM settings')).toBe(1);
+    const generated = 'SELECT count(*) AS n FROM games g JOIN providers p ON p.id = g.provider_id WHERE p.slug <> $1';
+    expect(await count(generated, [HOUSE_PROVIDER.slug])).toBe(REFERENCE_GAME_COUNT);
+  });
+
   it('make one signing key between them, and each accepts the tokens the other signs', async () => {
     // Their first tokens at once: the key is made by the first that needs one, the other reads it.
     const [fromA, fromB] = await Promise.all([player(a, b), player(b, a)]);
