@@ -118,12 +118,27 @@ export interface TokenService {
   revokeAll(db: Queryable, userId: number, now: Date): Promise<void>;
 }
 
+/**
+ * A secret as the HMAC key jose signs and checks with, imported once per secret: given the bytes, jose
+ * imports them again at every call, which cost more than the signature itself (every signed-in request
+ * checks one).
+ */
+const hmacKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', new Uint8Array(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
 export function createTokenService(signing: Uint8Array | SigningKeys, ttlSeconds: number): TokenService {
   const keys = signing instanceof Uint8Array ? singleKey(signing) : signing;
   const keyOf = async (header: { kid?: string }) => {
     const key = await keys.find(header.kid);
     if (!key) throw new joseErrors.JWKSNoMatchingKey();
-    return key;
+    return hmacKey(key);
   };
   return {
     async issue(db, userId, now, options = {}) {
@@ -147,7 +162,7 @@ export function createTokenService(signing: Uint8Array | SigningKeys, ttlSeconds
         .setJti(sessionId)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + lifetime)
-        .sign(secret);
+        .sign(await hmacKey(secret));
       return { accessToken, sessionId, expiresAt };
     },
 
