@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { hmacSha256Hex } from '../signatures.ts';
 
 /**
@@ -38,20 +39,45 @@ export class WalletUnreachableError extends Error {
 
 /**
  * The transport over real HTTP to the server's own address (`selfUrl`, set once it listens, as the payment
- * simulator's webhooks do), with a timeout per attempt.
+ * simulator's webhooks do), with a timeout per attempt. Through node:http with connections kept open:
+ * fetch cost the server about a sixth of a house round's CPU (its streams, headers and abort signals).
  */
 export function httpWalletTransport(options: { selfUrl: () => string | null; timeoutMs: number }): WalletTransport {
-  return async (path, rawBody, signature) => {
-    const base = options.selfUrl();
-    if (base === null) throw new WalletUnreachableError('the server is not listening yet');
-    const response = await fetch(`${base}/api/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-game-signature': signature },
-      body: rawBody,
-      signal: AbortSignal.timeout(options.timeoutMs),
+  const agent = new Agent({ keepAlive: true });
+  return (path, rawBody, signature) =>
+    new Promise((resolve, reject) => {
+      const base = options.selfUrl();
+      if (base === null) {
+        reject(new WalletUnreachableError('the server is not listening yet'));
+        return;
+      }
+      const body = Buffer.from(rawBody, 'utf8');
+      const req = httpRequest(
+        `${base}/api/v1${path}`,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': String(body.length), 'x-game-signature': signature },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            clearTimeout(timer);
+            resolve(walletAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
+          });
+          res.on('error', fail);
+        },
+      );
+      function fail(error: Error): void {
+        clearTimeout(timer);
+        reject(error);
+      }
+      // The whole attempt, answer included, as AbortSignal.timeout bounded fetch.
+      const timer = setTimeout(() => req.destroy(new WalletUnreachableError(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+      req.on('error', fail);
+      req.end(body);
     });
-    return walletAnswer(response.status, await response.text());
-  };
 }
 
 /** An answer as received: its status and its parsed JSON body (null when empty or not JSON). */

@@ -6,7 +6,9 @@ import { sha256Hex } from '../../src/fairness/random.ts';
 import type { SlotSkin } from '../../src/fairness/slot.ts';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { loadConfig } from '../../server/config.ts';
-import type { WalletTransport } from '../../server/games/wallet-client.ts';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { httpWalletTransport, WalletUnreachableError, type WalletTransport } from '../../server/games/wallet-client.ts';
 import { registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount, type Player } from '../helpers/money.ts';
 
@@ -559,5 +561,70 @@ describe('the wallet in process (HOUSE_WALLET_HOP=in-process, for the benchmark)
       await inProcess.close();
     }
     expect(() => loadConfig({ HOUSE_WALLET_HOP: 'carrier-pigeon' })).toThrow(/HOUSE_WALLET_HOP/);
+  });
+});
+
+describe('the HTTP hop to the wallet', () => {
+  let stand: Server;
+  let url: string;
+  let answer: (req: IncomingMessage, body: string) => { status: number; body: string } | null;
+  const seen: { path: string | undefined; signature: string | undefined; body: string; socket: unknown }[] = [];
+
+  beforeAll(async () => {
+    stand = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        seen.push({ path: req.url, signature: req.headers['x-game-signature'] as string | undefined, body, socket: req.socket });
+        const reply = answer(req, body);
+        if (reply) res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
+      });
+    });
+    await new Promise<void>((resolve) => stand.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    stand.closeAllConnections();
+    await new Promise((resolve) => stand.close(resolve));
+  });
+  beforeEach(() => {
+    seen.length = 0;
+  });
+
+  it('posts the signed body as given and answers the status and the parsed body, on one kept connection', async () => {
+    answer = (_req, body) => ({ status: body.includes('refuse') ? 422 : 200, body: JSON.stringify({ data: { echoed: JSON.parse(body) }, errors: [] }) });
+    const transport = httpWalletTransport({ selfUrl: () => url, timeoutMs: 2_000 });
+    const first = await transport('/game-wallet/bet', '{"roundId":"r-1","amount":"0.5"}', 'a'.repeat(64));
+    expect(first).toEqual({ status: 200, body: { data: { echoed: { roundId: 'r-1', amount: '0.5' } }, errors: [] } });
+    const second = await transport('/game-wallet/win', '{"refuse":"ção"}', 'b'.repeat(64));
+    expect(second.status).toBe(422);
+    expect(second.body).toEqual({ data: { echoed: { refuse: 'ção' } }, errors: [] });
+    expect(seen.map(({ path, signature, body }) => [path, signature, body])).toEqual([
+      ['/api/v1/game-wallet/bet', 'a'.repeat(64), '{"roundId":"r-1","amount":"0.5"}'],
+      ['/api/v1/game-wallet/win', 'b'.repeat(64), '{"refuse":"ção"}'],
+    ]);
+    expect(seen[1]!.socket).toBe(seen[0]!.socket);
+  });
+
+  it('answers a body that is not JSON as null, and fails as unreachable when no answer comes in time or nothing listens', async () => {
+    answer = () => ({ status: 502, body: '<html>bad gateway</html>' });
+    const transport = httpWalletTransport({ selfUrl: () => url, timeoutMs: 300 });
+    expect(await transport('/game-wallet/bet', '{}', 'c'.repeat(64))).toEqual({ status: 502, body: null });
+
+    answer = () => null;
+    const started = Date.now();
+    await expect(transport('/game-wallet/bet', '{}', 'c'.repeat(64))).rejects.toBeInstanceOf(WalletUnreachableError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+
+    await expect(httpWalletTransport({ selfUrl: () => null, timeoutMs: 300 })('/game-wallet/bet', '{}', 'c'.repeat(64))).rejects.toBeInstanceOf(
+      WalletUnreachableError,
+    );
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(httpWalletTransport({ selfUrl: () => `http://127.0.0.1:${port}`, timeoutMs: 300 })('/game-wallet/bet', '{}', 'c'.repeat(64))).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
   });
 });
