@@ -133,12 +133,55 @@ function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
   return key;
 }
 
+/** Tokens whose signature and claims were checked, kept at most this many (the oldest leave first). */
+const VERIFIED_TOKENS_LIMIT = 10_000;
+
+/** What a checked token needs checked again at its next use: its key still in use, and its expiry. */
+interface VerifiedToken {
+  kid: string | undefined;
+  key: Uint8Array;
+  exp: number;
+  sub: string | undefined;
+  jti: string | undefined;
+}
+
 export function createTokenService(signing: Uint8Array | SigningKeys, ttlSeconds: number): TokenService {
   const keys = signing instanceof Uint8Array ? singleKey(signing) : signing;
-  const keyOf = async (header: { kid?: string }) => {
-    const key = await keys.find(header.kid);
-    if (!key) throw new joseErrors.JWKSNoMatchingKey();
-    return hmacKey(key);
+  // A player's requests carry the same token until it ends: its signature, checked once, is not checked
+  // again while the key that signed it is still the one in use (a key retired or reloaded is a new check).
+  // Its expiry is; the session behind it is read at every request, as before.
+  const verified = new Map<string, VerifiedToken>();
+  const stillVerified = async (token: string, now: Date): Promise<VerifiedToken | null> => {
+    const entry = verified.get(token);
+    if (!entry) return null;
+    if (entry.exp > Math.floor(now.getTime() / 1000) && (await keys.find(entry.kid)) === entry.key) return entry;
+    verified.delete(token);
+    return null;
+  };
+  const remember = (token: string, entry: VerifiedToken) => {
+    if (verified.size >= VERIFIED_TOKENS_LIMIT) {
+      const oldest = verified.keys().next();
+      if (!oldest.done) verified.delete(oldest.value);
+    }
+    verified.set(token, entry);
+  };
+  /** The token's subject and id once its signature and claims hold (jose's errors otherwise). */
+  const checked = async (token: string, now: Date): Promise<{ sub?: string | undefined; jti?: string | undefined }> => {
+    const known = await stillVerified(token, now);
+    if (known) return known;
+    let used: { kid: string | undefined; key: Uint8Array } | undefined;
+    const { payload } = await jwtVerify(
+      token,
+      async (header: { kid?: string }) => {
+        const key = await keys.find(header.kid);
+        if (!key) throw new joseErrors.JWKSNoMatchingKey();
+        used = { kid: header.kid, key };
+        return hmacKey(key);
+      },
+      { issuer: ISSUER, algorithms: ['HS256'], currentDate: now },
+    );
+    if (used && payload.exp !== undefined) remember(token, { ...used, exp: payload.exp, sub: payload.sub, jti: payload.jti });
+    return payload;
   };
   return {
     async issue(db, userId, now, options = {}) {
@@ -170,13 +213,7 @@ export function createTokenService(signing: Uint8Array | SigningKeys, ttlSeconds
       let subject: string | undefined;
       let jti: string | undefined;
       try {
-        const { payload } = await jwtVerify(token, keyOf, {
-          issuer: ISSUER,
-          algorithms: ['HS256'],
-          currentDate: now,
-        });
-        subject = payload.sub;
-        jti = payload.jti;
+        ({ sub: subject, jti } = await checked(token, now));
       } catch (error) {
         // jose reports expiry only after checking the signature, so the payload it hands back is ours.
         if (error instanceof joseErrors.JWTExpired && typeof error.payload[SESSION_LIMIT_CLAIM] === 'number') {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/db.ts';
 import { createTokenService, databaseKeys } from '../../server/domain/tokens.ts';
@@ -250,6 +250,16 @@ describe('signing keys kept in the database', () => {
     const d = createTokenService(databaseKeys(db), 3600);
     expect(await d.verify(db, fromA.accessToken, now)).toBeNull();
     expect(await d.verify(db, fromC.accessToken, now)).toEqual({ userId: user.id, sessionId: fromC.sessionId });
+    // b checked fromA before the retirement and keeps checked tokens: once it reads the keys again (every
+    // minute), fromA is refused there too, and fromC still accepted.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await b.verify(db, fromA.accessToken, now)).toBeNull();
+      expect(await b.verify(db, fromC.accessToken, now)).toEqual({ userId: user.id, sessionId: fromC.sessionId });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
