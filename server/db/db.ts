@@ -31,7 +31,7 @@ export interface Db extends Queryable {
   /**
    * Runs fn while no other server runs fn under the same name on this database: for the start's migrations
    * and seeds, which two servers starting at once would otherwise both apply. On PostgreSQL a session
-   * advisory lock held on a connection of its own; PGlite has one server only, by its data folder's lock.
+   * advisory lock; PGlite has one server only, by its data folder's lock.
    */
   exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /**
@@ -144,14 +144,17 @@ class PostgresDb implements Db {
     await this.pool.query(sql);
   }
 
+  /** The lock on a connection of its own, outside the pool: fn's statements may need every pooled one. */
   async exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('error', () => undefined);
+    await client.connect();
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
       return await fn();
     } finally {
-      // Closing the connection ends its session, and the lock with it, whatever happened meanwhile.
-      client.release(true);
+      // Ending the connection ends its session, and the lock with it, whatever happened meanwhile.
+      await client.end().catch(() => undefined);
     }
   }
 

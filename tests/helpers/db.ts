@@ -65,7 +65,7 @@ const urls = new WeakMap<Db, string>();
 export async function secondConnection(db: Db): Promise<Db> {
   const url = urls.get(db);
   if (url) return openDb({ kind: 'postgres', url, maxConnections: 10 });
-  return { ...db, kind: db.kind, query: db.query.bind(db), transaction: db.transaction.bind(db), exec: db.exec.bind(db), listen: db.listen.bind(db), close: async () => undefined };
+  return { ...db, kind: db.kind, query: db.query.bind(db), transaction: db.transaction.bind(db), exec: db.exec.bind(db), exclusively: db.exclusively.bind(db), listen: db.listen.bind(db), close: async () => undefined };
 }
 
 /** The connection URL of a PostgreSQL test database (for a process of its own to open it); undefined on PGlite. */

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, PRODUCTION_PASSWORD_HASHING } from '../../server/config.ts';
-import type { Db } from '../../server/db/db.ts';
+import { openDb, type Db } from '../../server/db/db.ts';
 import { DEMO_PLAYER, ensureDemoPlayer } from '../../server/domain/demo.ts';
 import { encodePassword } from '../../src/rules/password.ts';
 import { startFacebookGraph, startGoogleIssuer, type FacebookGraph, type GoogleIssuer } from '../fixtures/identity-servers.ts';
@@ -16,7 +16,7 @@ import {
   type CallResult,
   type TestServer,
 } from '../helpers/api.ts';
-import { createTestDb } from '../helpers/db.ts';
+import { createTestDb, postgresUrlOf, secondConnection } from '../helpers/db.ts';
 
 /**
  * The account operations through HTTP: signup and its SPEC §5 rules, email verification, login and
@@ -950,6 +950,39 @@ describe('password hashing', () => {
       iterations: 3,
       parallelism: 1,
     });
+  });
+});
+
+describe('servers starting at once', () => {
+  it('take turns at what they run under one name (the migrations and seeds), each on its own connections', async () => {
+    const fresh = await createTestDb();
+    const other = await secondConnection(fresh);
+    try {
+      const spans: [string, number, number][] = [];
+      const turn = (db: Db, who: string) =>
+        db.exclusively('a test turn', async () => {
+          const start = performance.now();
+          await db.query('SELECT pg_sleep(0.2)');
+          spans.push([who, start, performance.now()]);
+          return who;
+        });
+      expect(await Promise.all([turn(fresh, 'a'), turn(other, 'b')])).toEqual(['a', 'b']);
+      // PGlite has one server only (its data folder's lock), so there is no one to take turns with.
+      if (fresh.kind === 'postgres') {
+        const [first, second] = spans.toSorted((x, y) => x[1] - y[1]);
+        expect(second![1]).toBeGreaterThanOrEqual(first![2]);
+        // The lock's connection is not one of the pool's: a pool of one still runs fn's statements.
+        const single = await openDb({ kind: 'postgres', url: postgresUrlOf(fresh)!, maxConnections: 1 });
+        try {
+          expect(await single.exclusively('a test turn', () => single.query<{ one: number }>('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
+        } finally {
+          await single.close();
+        }
+      }
+    } finally {
+      await other.close();
+      await fresh.close();
+    }
   });
 });
 
