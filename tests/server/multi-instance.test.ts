@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
 import { HOUSE_PROVIDER, REFERENCE_GAME_COUNT } from '../../server/db/seed.ts';
+import { DEMO_PLAYER } from '../../server/domain/demo.ts';
 import { TEST_PASSWORD_HASHING, newPlayer } from '../helpers/api.ts';
 import { checkResponse, operation, recordCoverage } from '../helpers/contract.ts';
 
@@ -161,7 +162,7 @@ describe('two instances on one PostgreSQL', () => {
     const migrations = readdirSync(new URL('../../server/db/migrations/', import.meta.url)).filter((file) => file.endsWith('.sql'));
     const count = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: string }>(sql, params)).rows[0]!.n);
     expect(await count('SELECT count(*) AS n FROM schema_migrations')).toBe(migrations.length);
-    expect(await count("SELECT count(*) AS n FROM users WHERE email = 'demo@casino.local'")).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM users WHERE email = $1', [DEMO_PLAYER.email])).toBe(1);
     expect([a, b].filter((instance) => instance.output().includes('The demo player was created on this start.'))).toHaveLength(1);
     expect(await count('SELECT count(*) AS n FROM settings')).toBe(1);
     const generated = 'SELECT count(*) AS n FROM games g JOIN providers p ON p.id = g.provider_id WHERE p.slug <> $1';
