@@ -32,7 +32,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -44,6 +43,7 @@ import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../server/providers/payme
 import { formatAmount, parseAmount } from '../src/money.ts';
 import { encodePassword } from '../src/rules/password.ts';
 import { postgresCpuMs, processCpuMs } from './lib/cpu.ts';
+import { HttpClient, type HttpResponse } from './lib/http-client.ts';
 import { freePort, SERVER_COMMAND, waitForHealth } from './lib/processes.ts';
 // @ts-expect-error plain JavaScript helper shared with the test runner
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
@@ -76,13 +76,10 @@ const PGBENCH_CLIENTS = CONCURRENCY;
 const PGBENCH_THREADS = 2;
 const PGBENCH_SCALE = Math.max(10, CONCURRENCY);
 
-interface Response {
-  status: number;
-  body: string;
-}
+type Response = HttpResponse;
 
 function send(
-  agent: Agent,
+  client: HttpClient,
   port: number,
   method: string,
   path: string,
@@ -90,39 +87,19 @@ function send(
   token?: string,
   sign?: (payload: string) => Record<string, string>,
 ): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        method,
-        path: `/api/v1${path}`,
-        headers: {
-          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(payload && sign ? sign(payload) : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = {};
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (payload !== undefined && sign) Object.assign(headers, sign(payload));
+  return client.request(port, method, `/api/v1${path}`, headers, payload);
 }
 
 interface Scenario {
   name: string;
   /** What one run is, when it is not one request ('deposit': two webhooks ending in a credit). */
   unit?: string;
-  run: (agent: Agent, i: number) => Promise<Response>;
+  run: (client: HttpClient, i: number) => Promise<Response>;
 }
 
 interface Result {
@@ -205,15 +182,15 @@ async function readGameKey(kind: 'pglite' | 'postgres', dataDir: string, databas
 }
 
 /** A signed game wallet call, as the game provider sends it. */
-function gameCall(agent: Agent, port: number, secret: string, action: 'bet' | 'win', body: Record<string, unknown>): Promise<Response> {
-  return send(agent, port, 'POST', `/game-wallet/${action}`, body, undefined, (payload) => ({
+function gameCall(client: HttpClient, port: number, secret: string, action: 'bet' | 'win', body: Record<string, unknown>): Promise<Response> {
+  return send(client, port, 'POST', `/game-wallet/${action}`, body, undefined, (payload) => ({
     [GAME_SIGNATURE_HEADER]: signGameWalletRequest(secret, payload),
   }));
 }
 
 /** A signed provider webhook, as the payment simulator (or a real provider) sends it. */
-function webhook(agent: Agent, port: number, body: Record<string, unknown>): Promise<Response> {
-  return send(agent, port, 'POST', '/payment/webhook/simulator', body, undefined, (payload) => ({
+function webhook(client: HttpClient, port: number, body: Record<string, unknown>): Promise<Response> {
+  return send(client, port, 'POST', '/payment/webhook/simulator', body, undefined, (payload) => ({
     [WEBHOOK_SIGNATURE_HEADER]: signWebhook(WEBHOOK_SECRET, payload),
   }));
 }
@@ -246,13 +223,14 @@ function recordPart(name: string, ms: number): void {
 }
 
 async function load(scenario: Scenario): Promise<Result> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  // A kept connection for each load worker (to each server process it calls).
+  const clients = Array.from({ length: CONCURRENCY }, () => new HttpClient());
   // Warm-up: JIT, caches and connection pools.
   const warmUntil = Date.now() + Math.min(2000, DURATION_MS / 4);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async (_, w) => {
       let i = w;
-      while (Date.now() < warmUntil) await scenario.run(agent, (i += CONCURRENCY));
+      while (Date.now() < warmUntil) await scenario.run(clients[w]!, (i += CONCURRENCY));
     }),
   );
   const latencies: number[] = [];
@@ -268,7 +246,7 @@ async function load(scenario: Scenario): Promise<Result> {
       let i = w;
       while (Date.now() < end) {
         const t0 = performance.now();
-        const response = await scenario.run(agent, (i += CONCURRENCY));
+        const response = await scenario.run(clients[w]!, (i += CONCURRENCY));
         latencies.push(performance.now() - t0);
         if (response.status !== 200) errors += 1;
       }
@@ -283,7 +261,7 @@ async function load(scenario: Scenario): Promise<Result> {
   const postgresCpuMsPerUnit = perRun(cpuBefore?.postgres, cpuAfter?.postgres);
   const loadCpuMsPerUnit = perRun(0, (loadCpu.user + loadCpu.system) / 1000);
   measuringParts = false;
-  agent.destroy();
+  for (const client of clients) client.close();
   latencies.sort((a, b) => a - b);
   return {
     scenario: scenario.name,
@@ -406,7 +384,7 @@ async function benchBackend(
   };
   cpuProbe = () => ({ server: serverCpuMs(), postgres: kind === 'postgres' ? postgresCpuMs(benchPostgresPort) : null });
   try {
-    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const client = new HttpClient();
     console.log(`[${kind}] creating ${PLAYERS} verified players...`);
     const tokens: string[] = [];
     const logins: string[] = [];
@@ -414,22 +392,22 @@ async function benchBackend(
     for (let i = 0; i < PLAYERS; i++) {
       const username = `bench${i}${Date.now() % 100000}`;
       const email = `${username}@example.com`;
-      const signup = await send(agent, port, 'POST', '/user/signup', {
+      const signup = await send(client, port, 'POST', '/user/signup', {
         firstName: 'Bench', lastName: 'Player', email, username, phoneCode: '351', phone: `9${String(10_000_000 + i * 7919 + (Date.now() % 1000)).slice(-8)}`,
         dateOfBirth: '1990-01-01', gender: 'other', address: 'Rua Augusta 100', city: 'Lisboa', stateCode: '11', countryCode: 'PT', zipCode: '11000',
         password: encodePassword(PASSWORD), confirmPassword: encodePassword(PASSWORD),
       });
       if (signup.status !== 200) throw new Error(`signup failed: ${signup.body}`);
-      const mailbox = await send(agent, port, 'GET', `/dev/mailbox?to=${encodeURIComponent(email)}`);
+      const mailbox = await send(client, port, 'GET', `/dev/mailbox?to=${encodeURIComponent(email)}`);
       const link = (JSON.parse(mailbox.body) as { data: { messages: { links: string[] }[] } }).data.messages[0]?.links[0];
       const token = link ? new URL(link).searchParams.get('token') : null;
       if (!token) throw new Error('no verification link');
-      await send(agent, port, 'GET', `/user/verify-email?token=${encodeURIComponent(token)}`);
-      const login = await send(agent, port, 'POST', '/user/login', { email, password: encodePassword(PASSWORD) });
+      await send(client, port, 'GET', `/user/verify-email?token=${encodeURIComponent(token)}`);
+      const login = await send(client, port, 'POST', '/user/login', { email, password: encodePassword(PASSWORD) });
       const accessToken = (JSON.parse(login.body) as { data: { accessToken: string } }).data.accessToken;
       tokens.push(accessToken);
       logins.push(email);
-      const address = await send(agent, port, 'POST', '/payment/coin-payments/deposit', { amount: '1', currencyCode: 'LTC' }, accessToken);
+      const address = await send(client, port, 'POST', '/payment/coin-payments/deposit', { amount: '1', currencyCode: 'LTC' }, accessToken);
       if (address.status !== 200) throw new Error(`deposit address failed: ${address.body}`);
       addresses.push((JSON.parse(address.body) as { data: { address: string } }).data.address);
     }
@@ -439,19 +417,19 @@ async function benchBackend(
       console.log(`[${kind}] funding the players and opening their game sessions...`);
       for (let i = 0; i < PLAYERS; i++) {
         const transfer = { type: 'deposit', txId: randomBytes(32).toString('hex'), address: addresses[i], currencyCode: 'LTC', amount: GAME_FUNDS, confirmations: 6 };
-        const funded = await webhook(agent, port, transfer);
+        const funded = await webhook(client, port, transfer);
         if (funded.status !== 200) throw new Error(`funding failed: ${funded.body}`);
-        const init = await send(agent, port, 'POST', '/casino/init-game', { gameId: gameKey.gameId, currencyCode: 'LTC' }, tokens[i]);
+        const init = await send(client, port, 'POST', '/casino/init-game', { gameId: gameKey.gameId, currencyCode: 'LTC' }, tokens[i]);
         if (init.status !== 200) throw new Error(`init-game failed: ${init.body}`);
         sessions.push((JSON.parse(init.body) as { data: { gameSession: { sessionId: string } } }).data.gameSession.sessionId);
         if (gameKey.houseDiceId !== null) {
-          const house = await send(agent, port, 'POST', '/casino/init-game', { gameId: gameKey.houseDiceId, currencyCode: 'LTC' }, tokens[i]);
+          const house = await send(client, port, 'POST', '/casino/init-game', { gameId: gameKey.houseDiceId, currencyCode: 'LTC' }, tokens[i]);
           if (house.status !== 200) throw new Error(`init-game (house dice) failed: ${house.body}`);
           houseSessions.push((JSON.parse(house.body) as { data: { gameSession: { sessionId: string } } }).data.gameSession.sessionId);
         }
       }
     }
-    agent.destroy();
+    client.close();
     const words = ['star', 'gold', 'fire', 'moon', 'lucky', 'wild', 'dragon', 'fruit', 'royal', 'ice'];
     // Parts of the seeded providers' names: each search lists a provider's games besides any game so named.
     const providerWords = ['lunar forge', 'copper fox', 'nebula', 'tidewater', 'quartz owl', 'velvet comet', 'pixel harbor', 'emberline'];
@@ -549,7 +527,7 @@ async function benchBackend(
     };
     // Statement counts, before the load (on a database the load has not grown yet), when a wallet scenario runs.
     if (kind === 'postgres' && databaseUrl && scenarios.filter(chosen).some((scenario) => scenario.unit === 'deposit' || scenario.unit === 'bet')) {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const client = new HttpClient();
       console.log(`[${kind}] counting statements per call (${COUNTED_CALLS} of each, one at a time)...`);
       const countId = randomBytes(4).toString('hex');
       const counted = async (name: string, call: (i: number) => Promise<Response>) => {
@@ -561,15 +539,15 @@ async function benchBackend(
       };
       if (gameKey) {
         const round = (i: number) => ({ sessionId: sessions[i % PLAYERS], roundId: `count-${countId}-${i}` });
-        await counted('game wallet bet', (i) => gameCall(agent, port, gameKey.secret, 'bet', { ...round(i), transactionId: `count-${countId}-${i}-bet`, amount: STAKE }));
+        await counted('game wallet bet', (i) => gameCall(client, port, gameKey.secret, 'bet', { ...round(i), transactionId: `count-${countId}-${i}-bet`, amount: STAKE }));
         await counted('game wallet win', (i) =>
-          gameCall(agent, port, gameKey.secret, 'win', { ...round(i), transactionId: `count-${countId}-${i}-win`, amount: i % 2 === 0 ? '0' : STAKE }),
+          gameCall(client, port, gameKey.secret, 'win', { ...round(i), transactionId: `count-${countId}-${i}-win`, amount: i % 2 === 0 ? '0' : STAKE }),
         );
       }
       const transfer = (i: number) => ({ type: 'deposit', txId: `count-${countId}-${i}`, address: addresses[i % PLAYERS], currencyCode: 'LTC', amount: DEPOSIT_AMOUNT });
-      await counted('deposit webhook: seen (0 confirmations)', (i) => webhook(agent, port, { ...transfer(i), confirmations: 0 }));
-      await counted('deposit webhook: credited (6 confirmations)', (i) => webhook(agent, port, { ...transfer(i), confirmations: 6 }));
-      agent.destroy();
+      await counted('deposit webhook: seen (0 confirmations)', (i) => webhook(client, port, { ...transfer(i), confirmations: 0 }));
+      await counted('deposit webhook: credited (6 confirmations)', (i) => webhook(client, port, { ...transfer(i), confirmations: 6 }));
+      client.close();
     }
     for (const scenario of scenarios.filter(chosen)) await measure(scenario);
     // The signed wallet scenarios again with PROCESSES server processes on the same PostgreSQL: how far
