@@ -13,7 +13,8 @@ export const LIVE_CHANNEL = 'casino_events';
 /**
  * Announces payloads a money call returned instead of announcing them inside its transaction (migration
  * 0016: a NOTIFY held through a commit's flush to disk would make every such commit wait for the last).
- * Called once the call has committed, as a statement of its own. A NOTIFY still gives its transaction a
+ * Called once the call has committed, as a statement of its own. (Batches of calls announce inside their
+ * own statement instead: one commit for many calls, see playBatch in domain/game-wallet.ts.) A NOTIFY still gives its transaction a
  * commit record to flush, but under load that flush rides with the money calls' own: by pg_stat_wal during
  * `npm run bench:server`, 0.20 WAL syncs per game wallet call either way, with this statement's commit
  * made asynchronous (`synchronous_commit` off) or not.

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
+import { LIVE_CHANNEL, parseLiveMessage } from '../../server/live.ts';
 import { findTransactionByIdempotency, idempotency, postingRequestHash, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { playableGame, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, type Player } from '../helpers/money.ts';
@@ -603,6 +604,15 @@ describe('concurrency', () => {
       if (sql.includes('game_wallet_play_batch(')) batches.push((rest[0] as unknown[][])[0]!.length);
       return result;
     }) as typeof server.db.query;
+    // What the players' streams hear: each call that moved money announces its player's wallets, batched or not.
+    const heard: string[] = [];
+    const stopListening = await server.db.listen(LIVE_CHANNEL, (payload) => heard.push(payload));
+    const announced = (player: Player) =>
+      heard.map(parseLiveMessage).filter((message) => message?.userId === player.user.id && message.kind === 'wallets').length;
+    const heardOf = async (expected: number) => {
+      for (let waited = 0; players.some((player) => announced(player) < expected) && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      return players.map(announced);
+    };
     try {
       // Bets of every player at once, beside bets the balance does not cover and bets on another's round.
       const placed = await Promise.all([
@@ -618,6 +628,7 @@ describe('concurrency', () => {
         [422, 'INSUFFICIENT_BALANCE'],
         [422, 'INVALID_VALUE'],
       ]);
+      expect(await heardOf(1)).toEqual(Array(12).fill(1));
       // Their wins (lost and won in turn) at once, beside replays of three of the bets.
       const before = await ledgerTransactionCount();
       const paid = await Promise.all([
@@ -631,11 +642,14 @@ describe('concurrency', () => {
       expect(paid.slice(12).map((res) => res.body.data.gameTransaction)).toEqual(
         [4, 5, 6].map((i) => ({ ...placed[i]!.body.data.gameTransaction, replayed: true })),
       );
-      // Six wins moved money: six ledger transactions, none for the lost rounds or the replays.
+      // Six wins moved money: six ledger transactions, none for the lost rounds or the replays; the players
+      // they paid heard of it, and nobody else heard again.
       expect(await ledgerTransactionCount()).toBe(before + 6);
+      expect(await heardOf(1)).toEqual(players.map((_, i) => (i % 2 === 0 ? 1 : 2)));
       for (const [i, player] of players.entries()) expect(await balances(player.user.id)).toEqual({ available: i % 2 === 0 ? '0.9' : '1.15', bonus: '0' });
     } finally {
       server.db.query = query;
+      await stopListening();
     }
     // Most calls went in batches (16 calls at most in one).
     expect(batches.reduce((sum, size) => sum + size, 0)).toBeGreaterThan(15);
