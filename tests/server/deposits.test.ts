@@ -12,6 +12,7 @@ import {
 import { parseAmount } from '../../src/money.ts';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
+import { LIVE_CHANNEL, parseLiveMessage, type LiveKind } from '../../server/live.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { createTestDb } from '../helpers/db.ts';
 import { depositAddress as addressOf, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
@@ -353,6 +354,23 @@ describe('many transfers at once', () => {
       if (sql.includes('deposit_notification_apply_batch(')) batches.push((rest[0] as unknown[][])[1]!.length);
       return result;
     }) as typeof server.db.query;
+    // What the players' streams hear, in order: each notification that changed something announces its
+    // deposit, the wallets, and at a credit the player's notice, batched or not.
+    const heard: string[] = [];
+    const stopListening = await server.db.listen(LIVE_CHANNEL, (payload) => heard.push(payload));
+    const kindsHeard = (player: Player) =>
+      heard.flatMap((payload) => {
+        const message = parseLiveMessage(payload);
+        return message !== null && message.userId === player.user.id ? [message.kind] : [];
+      });
+    // Players 1 (a transfer under the minimum besides its own) and 12 (the general path) are left out.
+    const plain = players.filter((_, i) => i !== 1 && i !== 12);
+    const heardOf = async (expected: LiveKind[]) => {
+      for (let waited = 0; plain.some((player) => kindsHeard(player).length < expected.length) && waited < 5_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(plain.map(kindsHeard)).toEqual(plain.map(() => expected));
+    };
     try {
       // Every transfer seen at once, beside one to an address nobody was given, one under the minimum and a
       // replay of a transfer seen in the same wave.
@@ -371,6 +389,7 @@ describe('many transfers at once', () => {
       expect(seen[15]!.body.data.deposit).toMatchObject({ txId: txIds[2], status: 'pending', confirmations: 0, changed: false });
       expect(await ledgerTransactionCount()).toBe(before + 13);
       for (const player of players) expect(await pendingAndAvailable(player)).toEqual({ available: 0, pending: 0.5 });
+      await heardOf(['deposit', 'wallets']);
 
       // Every transfer confirmed at once, beside one that contradicts its recorded amount.
       const credited = await Promise.all([
@@ -383,6 +402,7 @@ describe('many transfers at once', () => {
       expect([credited[13]!.status, credited[13]!.body.errors[0].fields]).toEqual([400, [{ field: 'amount', code: 'mismatch' }]]);
       expect(await ledgerTransactionCount()).toBe(before + 26);
       for (const player of players) expect(await pendingAndAvailable(player)).toEqual({ available: 0.5, pending: 0 });
+      await heardOf(['deposit', 'wallets', 'deposit', 'wallets', 'notification']);
 
       // Each player was told once, and each credit is the posting the ledger would have made.
       const told = await server.db.query<{ user_id: number; n: number }>(
@@ -412,6 +432,7 @@ describe('many transfers at once', () => {
       expect(await ledgerTransactionCount()).toBe(before + 26);
     } finally {
       server.db.query = query;
+      await stopListening();
     }
     // Most notifications went in batches (16 at most in one).
     expect(batches.reduce((sum, size) => sum + size, 0)).toBeGreaterThan(15);

@@ -608,7 +608,7 @@ describe('concurrency', () => {
     const heard: string[] = [];
     const stopListening = await server.db.listen(LIVE_CHANNEL, (payload) => heard.push(payload));
     const announced = (player: Player) =>
-      heard.map(parseLiveMessage).filter((message) => message?.userId === player.user.id && message.kind === 'wallets').length;
+      heard.map(parseLiveMessage).filter((message) => message !== null && message.userId === player.user.id && message.kind === 'wallets').length;
     const heardOf = async (expected: number) => {
       for (let waited = 0; players.some((player) => announced(player) < expected) && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       return players.map(announced);
