@@ -62,15 +62,21 @@ export class Batcher<T, R> {
       const keys = batch.flatMap((entry) => this.options.keys(entry.call));
       for (const key of keys) this.busyKeys.add(key);
       this.inFlight += 1;
-      void this.run(batch).finally(() => {
+      let done = false;
+      // Once the database has answered: its keys free, and the next batch on its way before this one's
+      // answers are handed back (their callers' work, building responses, would otherwise hold it back).
+      const finish = () => {
+        if (done) return;
+        done = true;
         for (const key of keys) this.busyKeys.delete(key);
         this.inFlight -= 1;
         this.pump();
-      });
+      };
+      void this.run(batch, finish).finally(finish);
     }
   }
 
-  private async run(batch: Waiting<T, R>[]): Promise<void> {
+  private async run(batch: Waiting<T, R>[], finish: () => void): Promise<void> {
     if (batch.length > 1) {
       let results: readonly R[] | null = null;
       try {
@@ -79,10 +85,25 @@ export class Batcher<T, R> {
         results = null;
       }
       if (results && results.length === batch.length) {
+        finish();
         batch.forEach((entry, i) => entry.resolve(results[i] as R));
         return;
       }
     }
+    if (batch.length === 1) {
+      const [entry] = batch as [Waiting<T, R>];
+      let outcome: { ok: true; result: R } | { ok: false; error: unknown };
+      try {
+        outcome = { ok: true, result: await this.options.runOne(entry.call) };
+      } catch (error) {
+        outcome = { ok: false, error };
+      }
+      finish();
+      if (outcome.ok) entry.resolve(outcome.result);
+      else entry.reject(outcome.error);
+      return;
+    }
+    // A failed batch: each call alone, each answered as soon as it is done.
     await Promise.all(
       batch.map(async (entry) => {
         try {

@@ -122,4 +122,30 @@ describe('Batcher', () => {
     expect(await second).toBe('2/b');
     await expect(third).rejects.toThrow('3/c failed');
   });
+
+  it('starts the next batch as soon as the database has answered, before handing the answers back', async () => {
+    const { batcher, runs } = harness();
+    const seen: number[] = [];
+    // What has started by the time each caller gets its answer.
+    const first = batcher.submit(call(1, 'a')).then((answer) => (seen.push(runs.length), answer));
+    const waiting = [batcher.submit(call(2, 'b')), batcher.submit(call(3, 'c'))].map((answer) => answer.then((a) => (seen.push(runs.length), a)));
+    const third = batcher.submit(call(1, 'd')).then((answer) => (seen.push(runs.length), answer));
+    runs[0]!.release();
+    expect(await first).toBe('1/a');
+    // The waiting calls' batch went before the lone call's answer was handed back.
+    expect(seen).toEqual([2]);
+    expect(runs[1]!.calls.map((c) => c.answer)).toEqual(['2/b', '3/c', '1/d']);
+    runs[1]!.release();
+    expect(await Promise.all([...waiting, third])).toEqual(['2/b (batched)', '3/c (batched)', '1/d (batched)']);
+    // And a failed call too: the next one started before the error reached its caller.
+    const { batcher: failing, runs: failingRuns } = harness({ oneFails: (c) => c.wallet === 1 });
+    let startedBeforeError = 0;
+    const refused = failing.submit(call(1, 'a')).catch((error: Error) => ((startedBeforeError = failingRuns.length), error.message));
+    const next = failing.submit(call(1, 'b'));
+    failingRuns[0]!.release();
+    expect(await refused).toBe('1/a failed');
+    expect(startedBeforeError).toBe(2);
+    failingRuns[1]!.release();
+    await expect(next).rejects.toThrow('1/b failed');
+  });
 });
