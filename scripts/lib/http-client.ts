@@ -9,8 +9,8 @@ import { connect, type Socket } from 'node:net';
  * machine), CPU the server and the database would otherwise have had.
  *
  * What it does not do: TLS, redirects, `Expect: 100-continue`, HEAD requests, or more than one request on
- * its way on a connection. A connection the server closes (`Connection: close`, an error) is opened again
- * for the next request; the request that was on it fails.
+ * its way on a connection. A connection closed (after a `Connection: close` response, or lost) is opened
+ * again for the next request; a request whose response had not ended when it closed fails.
  */
 export interface HttpResponse {
   status: number;
