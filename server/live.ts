@@ -14,8 +14,8 @@ export const LIVE_CHANNEL = 'casino_events';
  * Announces payloads a money call returned instead of announcing them inside its transaction (migration
  * 0016: a NOTIFY held through a commit's flush to disk would make every such commit wait for the last).
  * Called once the call has committed, as a statement of its own. (Batches of calls announce inside their
- * own statement instead: one commit for many calls, see playBatch in domain/game-wallet.ts.) A NOTIFY still gives its transaction a
- * commit record to flush, but under load that flush rides with the money calls' own: by pg_stat_wal during
+ * own statement instead: announcedAtCommit below.) A NOTIFY still gives its transaction a commit record to
+ * flush, but under load that flush rides with the money calls' own: by pg_stat_wal during
  * `npm run bench:server`, 0.20 WAL syncs per game wallet call either way, with this statement's commit
  * made asynchronous (`synchronous_commit` off) or not.
  *
@@ -33,6 +33,26 @@ export async function announceCommitted(db: Queryable, payloads: readonly string
     announcers.set(db, announcer);
   }
   await announcer.announce(payloads);
+}
+
+/**
+ * A batch function's call (`call`: its name and parameters) wrapped so that what its rows return to announce
+ * (`out_announce`, the rows numbered by `out_n`) is announced in the same statement, so at its commit: each
+ * payload once, in the order the calls gave them. `channel` is the parameter that holds LIVE_CHANNEL; the rows
+ * come back in `out_n` order with their `columns` and an empty `out_announce`, nothing left for the caller to
+ * announce. Batches announce this way rather than through announceCommitted: one commit for many calls, and no
+ * call waiting for a statement of its own after it.
+ */
+export function announcedAtCommit(call: string, columns: readonly string[], channel: string): string {
+  return `WITH called AS MATERIALIZED (SELECT * FROM ${call}),
+    announced AS (
+      SELECT count(pg_notify(${channel}, a.payload)) AS sent FROM (
+        SELECT u.payload FROM called CROSS JOIN LATERAL unnest(called.out_announce) WITH ORDINALITY AS u(payload, k)
+        GROUP BY u.payload ORDER BY min(ARRAY[called.out_n, u.k::integer])
+      ) AS a
+    )
+    SELECT ${columns.map((column) => `called.${column}`).join(', ')}, ARRAY[]::text[] AS out_announce
+    FROM called CROSS JOIN announced ORDER BY called.out_n`;
 }
 
 const announcers = new WeakMap<Queryable, Announcer>();

@@ -4,7 +4,7 @@ import { formatAmount, formatFixed, MAX_TRANSFER_AMOUNT, parseAmount, parseSigne
 import { amountIssue } from '../../src/rules/amount.ts';
 import { LIMIT_PERIODS } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
-import { announceCommitted, LIVE_CHANNEL } from '../live.ts';
+import { announceCommitted, announcedAtCommit, LIVE_CHANNEL } from '../live.ts';
 import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { PaymentProviderError, type DepositNotification } from '../providers/payment.ts';
@@ -267,17 +267,11 @@ async function noticeOne(db: Queryable, provider: string, p: NoticeParams): Prom
 async function noticeBatch(db: Queryable, provider: string, calls: readonly NoticeParams[]): Promise<Noticed[]> {
   const column = <K extends keyof NoticeParams>(name: K) => calls.map((call) => call[name]);
   const rows = await db.query<{ out_n: number; out_status: 'pending' | 'credited' | 'general' | 'changed'; out_confirmations: number; out_announce: string[] }>(
-    // Its live updates announced in the same statement, in the order the notifications gave them, each once.
-    `WITH noticed AS MATERIALIZED (
-       SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     ), announced AS (
-       SELECT count(pg_notify($14, a.payload)) AS sent FROM (
-         SELECT u.payload FROM noticed CROSS JOIN LATERAL unnest(noticed.out_announce) WITH ORDINALITY AS u(payload, k)
-         GROUP BY u.payload ORDER BY min(ARRAY[noticed.out_n, u.k::integer])
-       ) AS a
-     )
-     SELECT noticed.out_n, noticed.out_status, noticed.out_confirmations, ARRAY[]::text[] AS out_announce
-     FROM noticed CROSS JOIN announced ORDER BY noticed.out_n`,
+    announcedAtCommit(
+      'deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+      ['out_n', 'out_status', 'out_confirmations'],
+      '$14',
+    ),
     [provider, column('txId'), column('address'), column('currencyCode'), column('amount'), column('confirmations'), column('required'),
       column('publicId'), calls[0]?.ledgerScope ?? '', column('ledgerKey'), column('noticeTitle'), column('noticeMessage'),
       latestCallTime(calls), LIVE_CHANNEL],

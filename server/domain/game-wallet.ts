@@ -4,7 +4,7 @@ import { DEFAULT_SLOT_SKIN } from '../../src/fairness/slot.ts';
 import { divRound, formatAmount, formatFixed, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { LIMIT_PERIODS, type LimitPeriod } from '../../src/rules/limits.ts';
 import type { AppContext } from '../context.ts';
-import { announceCommitted, LIVE_CHANNEL } from '../live.ts';
+import { announceCommitted, announcedAtCommit, LIVE_CHANNEL } from '../live.ts';
 import { Batcher, latestCallTime } from './batcher.ts';
 import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
@@ -527,8 +527,8 @@ async function playOne(db: Queryable, p: PlayParams): Promise<Played> {
  * each call answers as game_wallet_play would have, 'done' with what it wrote, or 'general' or 'changed'
  * having written nothing.
  *
- * The batch's live updates are announced in the same statement, so at its commit (its rows come back with
- * nothing left to announce). A call alone announces after its commit instead (server/live.ts): there a
+ * The batch's live updates are announced in the same statement, so at its commit (announcedAtCommit, its
+ * rows come back with nothing left to announce). A call alone announces after its commit instead: there a
  * NOTIFY held through every call's flush to disk made each commit wait for the one before. A batch commits
  * for several calls, and under `npm run bench:server` (16 players) announcing inside it took a round from
  * 1.07 to 0.87–0.88 ms of server CPU and its rate from 579 to 622–643 a second: no announcement statements
@@ -537,14 +537,11 @@ async function playOne(db: Queryable, p: PlayParams): Promise<Played> {
 async function playBatch(db: Queryable, calls: readonly PlayParams[]): Promise<Played[]> {
   const column = <K extends keyof PlayParams>(name: K) => calls.map((call) => call[name]);
   const rows = await db.query<PlayRow & { out_n: number; out_status: 'done' | 'general' | 'changed' }>(
-    `WITH played AS MATERIALIZED (
-       SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-     ), announced AS (
-       SELECT count(pg_notify($20, payload)) AS sent FROM (SELECT DISTINCT unnest(out_announce) AS payload FROM played) AS p
-     )
-     SELECT played.out_n, played.out_status, played.out_action_id, played.out_ledger_id, played.out_available, played.out_bonus,
-       ARRAY[]::text[] AS out_announce, played.out_amount
-     FROM played CROSS JOIN announced ORDER BY played.out_n`,
+    announcedAtCommit(
+      'game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
+      ['out_n', 'out_status', 'out_action_id', 'out_ledger_id', 'out_available', 'out_bonus', 'out_amount'],
+      '$20',
+    ),
     [column('action'), column('walletId'), column('userId'), column('currencyId'), column('limitsApply'), column('providerId'),
       column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
       column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('ledgerHash'), column('walletSecret'),
