@@ -19,6 +19,11 @@
  * gives the p50/p99 of its bets alone, beside the whole round's. On PostgreSQL the two signed wallet scenarios
  * then run again with --processes server processes (default 2) on the same database, each load worker
  * keeping to one of them, and the table gives their rate as a multiple of one process's.
+ * At --concurrency (16) the two signed wallet scenarios are bound by their calls' latency, not by the
+ * machine: a player waits for each answer before the next call. On PostgreSQL they then run once more at
+ * --capacity players at once (default 64, a player each, one server process), the load that fills the
+ * two cores, and pgbench runs again with as many clients (its scale as many branches). Those rows' ratio
+ * is to the better of pgbench's two runs: the wallet's capacity read against the database's.
  * Prints a table and writes bench/results.json. A script, not a test: nothing here asserts a time.
  *
  *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres --scenario TEXT --statements --processes 2]
@@ -57,6 +62,7 @@ const { values } = parseArgs({
     scenario: { type: 'string' },
     statements: { type: 'boolean', default: false },
     processes: { type: 'string', default: '2' },
+    capacity: { type: 'string', default: '64' },
   },
 });
 const DURATION_MS = Number(values.duration) * 1000;
@@ -64,7 +70,10 @@ const CONCURRENCY = Number(values.concurrency);
 const GAMES = Number(values.games);
 /** Server processes on one PostgreSQL for the second run of the wallet scenarios (1: no second run). */
 const PROCESSES = Math.max(1, Number(values.processes));
-const PLAYERS = 32;
+/** Players at once in the wallet scenarios' capacity run on PostgreSQL (at most --concurrency: no such run). */
+const CAPACITY = Math.max(0, Number(values.capacity));
+/** Enough players that no two load workers share one, at any of the runs' concurrency. */
+const PLAYERS = Math.max(32, CONCURRENCY, CAPACITY);
 const PASSWORD = 'Bench@1234';
 const WEBHOOK_SECRET = 'bench-webhook-secret-bench-webhook-secret';
 const DEPOSIT_AMOUNT = '0.001';
@@ -72,9 +81,8 @@ const DEPOSIT_AMOUNT = '0.001';
 const GAME_FUNDS = '10';
 const STAKE = '0.0001';
 /** pgbench: the scale is at least the client count, so that TPC-B's branch rows are not one hot spot. */
-const PGBENCH_CLIENTS = CONCURRENCY;
 const PGBENCH_THREADS = 2;
-const PGBENCH_SCALE = Math.max(10, CONCURRENCY);
+const pgbenchScale = (clients: number) => Math.max(10, clients);
 
 type Response = HttpResponse;
 
@@ -118,8 +126,13 @@ interface Result {
   postgresCpuMsPerUnit?: number;
   /** This script's own CPU time per run: the load generator, on the same cores as the server. */
   loadCpuMsPerUnit?: number;
-  /** Runs per second divided by pgbench's TPC-B-like tps on the same PostgreSQL (PostgreSQL only). */
+  /**
+   * Runs per second divided by pgbench's TPC-B-like tps on the same PostgreSQL (PostgreSQL only); for a
+   * capacity row, by the better of pgbench's runs at --concurrency and at --capacity clients.
+   */
   ratioToPgbenchTps?: number;
+  /** Load workers at once, when not --concurrency (the capacity rows). */
+  concurrency?: number;
   /** With more than one server process: runs per second divided by the same scenario's with one. */
   scalingFromOneProcess?: number;
 }
@@ -222,15 +235,15 @@ function recordPart(name: string, ms: number): void {
   partLatencies.set(name, list);
 }
 
-async function load(scenario: Scenario): Promise<Result> {
+async function load(scenario: Scenario, concurrency = CONCURRENCY): Promise<Result> {
   // A kept connection for each load worker (to each server process it calls).
-  const clients = Array.from({ length: CONCURRENCY }, () => new HttpClient());
+  const clients = Array.from({ length: concurrency }, () => new HttpClient());
   // Warm-up: JIT, caches and connection pools.
   const warmUntil = Date.now() + Math.min(2000, DURATION_MS / 4);
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, w) => {
+    Array.from({ length: concurrency }, async (_, w) => {
       let i = w;
-      while (Date.now() < warmUntil) await scenario.run(clients[w]!, (i += CONCURRENCY));
+      while (Date.now() < warmUntil) await scenario.run(clients[w]!, (i += concurrency));
     }),
   );
   const latencies: number[] = [];
@@ -242,11 +255,11 @@ async function load(scenario: Scenario): Promise<Result> {
   const start = performance.now();
   const end = Date.now() + DURATION_MS;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, w) => {
+    Array.from({ length: concurrency }, async (_, w) => {
       let i = w;
       while (Date.now() < end) {
         const t0 = performance.now();
-        const response = await scenario.run(clients[w]!, (i += CONCURRENCY));
+        const response = await scenario.run(clients[w]!, (i += concurrency));
         latencies.push(performance.now() - t0);
         if (response.status !== 200) errors += 1;
       }
@@ -274,6 +287,7 @@ async function load(scenario: Scenario): Promise<Result> {
     ...(serverCpuMsPerUnit === undefined ? {} : { serverCpuMsPerUnit }),
     ...(postgresCpuMsPerUnit === undefined ? {} : { postgresCpuMsPerUnit }),
     ...(loadCpuMsPerUnit === undefined ? {} : { loadCpuMsPerUnit }),
+    ...(concurrency === CONCURRENCY ? {} : { concurrency }),
   };
 }
 
@@ -503,8 +517,8 @@ async function benchBackend(
     if (houseSessions.length > 0) scenarios.push(houseRound('over HTTP'));
     const chosen = (scenario: Scenario) => values.scenario === undefined || scenario.name.includes(values.scenario);
     const results: Result[] = [];
-    const measure = async (scenario: Scenario) => {
-      const result = await load(scenario);
+    const measure = async (scenario: Scenario, concurrency = CONCURRENCY) => {
+      const result = await load(scenario, concurrency);
       console.log(
         `[${kind}] ${scenario.name}: ${result.requestsPerSecond} ${scenario.unit ?? 'req'}/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, errors ${result.errors}`,
       );
@@ -520,6 +534,7 @@ async function benchBackend(
           p99Ms: Number(percentile(latencies, 99).toFixed(2)),
           unit: part,
           latencyOnly: true,
+          ...(result.concurrency === undefined ? {} : { concurrency: result.concurrency }),
         };
         console.log(`[${kind}] ${partResult.scenario}: p50 ${partResult.p50Ms} ms, p99 ${partResult.p99Ms} ms`);
         results.push(partResult);
@@ -573,6 +588,11 @@ async function benchBackend(
       for (const running of more.splice(0)) await stopServer(running);
       ports.splice(1);
     }
+    // The signed wallet scenarios at CAPACITY players at once, one server process: the rate the machine
+    // gives once the load fills it, where at CONCURRENCY each player's wait for its answers bounds it.
+    if (kind === 'postgres' && CAPACITY > CONCURRENCY) {
+      for (const scenario of walletScenarios) await measure({ ...scenario, name: `${scenario.name}, ${CAPACITY} players at once` }, CAPACITY);
+    }
     // The same rounds with the provider's wallet calls handed to the server's router in process
     // (HOUSE_WALLET_HOP=in-process): what the HTTP hop costs.
     const inProcess = houseRound('in process, no HTTP hop');
@@ -610,9 +630,10 @@ function pgTool(binDir: string, tool: string, args: string[]): string {
 
 /**
  * pgbench's built-in TPC-B-like script (five statements per transaction: three updates, a select, an
- * insert) on its own database of the same server, with as many clients as the wallet scenarios.
+ * insert) on its own database of the same server, with as many clients as the wallet scenarios (`clients`).
  */
-async function runPgbench(adminUrl: string, binDir: string): Promise<PgbenchResult> {
+async function runPgbench(adminUrl: string, binDir: string, clients: number): Promise<PgbenchResult> {
+  const scale = pgbenchScale(clients);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query('DROP DATABASE IF EXISTS casino_pgbench');
@@ -620,12 +641,12 @@ async function runPgbench(adminUrl: string, binDir: string): Promise<PgbenchResu
   const url = new URL(adminUrl);
   const connection = ['-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres')];
   try {
-    console.log(`\n[postgres] pgbench: initialising scale ${PGBENCH_SCALE}...`);
-    pgTool(binDir, 'pgbench', ['-i', '-q', '-s', String(PGBENCH_SCALE), ...connection, 'casino_pgbench']);
+    console.log(`\n[postgres] pgbench: initialising scale ${scale}...`);
+    pgTool(binDir, 'pgbench', ['-i', '-q', '-s', String(scale), ...connection, 'casino_pgbench']);
     const seconds = Math.max(1, Math.round(DURATION_MS / 1000));
-    console.log(`[postgres] pgbench: TPC-B-like, ${seconds} s, ${PGBENCH_CLIENTS} clients, ${PGBENCH_THREADS} threads...`);
+    console.log(`[postgres] pgbench: TPC-B-like, ${seconds} s, ${clients} clients, ${PGBENCH_THREADS} threads...`);
     const cpuBefore = postgresCpuMs(benchPostgresPort);
-    const output = pgTool(binDir, 'pgbench', ['-T', String(seconds), '-c', String(PGBENCH_CLIENTS), '-j', String(PGBENCH_THREADS), ...connection, 'casino_pgbench']);
+    const output = pgTool(binDir, 'pgbench', ['-T', String(seconds), '-c', String(clients), '-j', String(PGBENCH_THREADS), ...connection, 'casino_pgbench']);
     // "tps = 1234.5 (without initial connection time)" since PostgreSQL 14, "(excluding connections establishing)" before.
     const tps = /tps = ([0-9.]+) \((?:without initial|excluding)/.exec(output)?.[1];
     if (!tps) throw new Error(`no tps in pgbench output:\n${output}`);
@@ -633,9 +654,9 @@ async function runPgbench(adminUrl: string, binDir: string): Promise<PgbenchResu
     const latency = /latency average = ([0-9.]+) ms/.exec(output)?.[1];
     return {
       tps: Number(Number(tps).toFixed(1)),
-      clients: PGBENCH_CLIENTS,
+      clients,
       threads: PGBENCH_THREADS,
-      scale: PGBENCH_SCALE,
+      scale,
       durationSeconds: seconds,
       transactions: Number(transactions ?? 0),
       latencyAverageMs: latency ? Number(latency) : null,
@@ -653,6 +674,7 @@ const WALLET_UNITS = new Set(['deposit', 'bet']);
 async function main(): Promise<void> {
   const backends: Record<string, Result[]> = {};
   let pgbench: PgbenchResult | null = null;
+  let pgbenchAtCapacity: PgbenchResult | null = null;
   const statements: StatementCount[] = [];
   if (values.only !== 'postgres') backends.pglite = await benchBackend('pglite', null);
   if (values.only !== 'pglite') {
@@ -684,10 +706,18 @@ async function main(): Promise<void> {
         if (!backends.postgres.some((r) => r.unit && WALLET_UNITS.has(r.unit))) {
           console.log('[postgres] no wallet scenario run: pgbench left out');
         } else if (binDir && existsSync(join(binDir, 'pgbench'))) {
-          pgbench = await runPgbench(adminUrl, binDir);
+          pgbench = await runPgbench(adminUrl, binDir, CONCURRENCY);
           console.log(`[postgres] pgbench TPC-B-like: ${pgbench.tps} tps`);
+          if (backends.postgres.some((r) => r.concurrency !== undefined)) {
+            pgbenchAtCapacity = await runPgbench(adminUrl, binDir, CAPACITY);
+            console.log(`[postgres] pgbench TPC-B-like, ${CAPACITY} clients: ${pgbenchAtCapacity.tps} tps`);
+          }
+          // The capacity rows against pgbench's better run: the database's own capacity, whichever load gave it.
+          const best = Math.max(pgbench.tps, pgbenchAtCapacity?.tps ?? 0);
           for (const result of backends.postgres) {
-            if (result.unit && WALLET_UNITS.has(result.unit) && !result.latencyOnly) result.ratioToPgbenchTps = Number((result.requestsPerSecond / pgbench.tps).toFixed(3));
+            if (result.unit && WALLET_UNITS.has(result.unit) && !result.latencyOnly) {
+              result.ratioToPgbenchTps = Number((result.requestsPerSecond / (result.concurrency === undefined ? pgbench.tps : best)).toFixed(3));
+            }
           }
         } else {
           console.log('[postgres] no pgbench binary (set PG_BIN_DIR): the ratio to pgbench is left out');
@@ -706,15 +736,18 @@ async function main(): Promise<void> {
       games: GAMES,
       pageSize: 24,
       players: PLAYERS,
+      capacityConcurrency: CAPACITY > CONCURRENCY ? CAPACITY : null,
       depositAmount: DEPOSIT_AMOUNT,
       ...(values.scenario === undefined ? {} : { scenario: values.scenario }),
     },
     note:
       'Server and load generator share the machine; server in production mode (no response validation), rate limits off. ' +
       'A wallet scenario counts its own unit per second (a deposit: two signed webhooks ending in a credit); ' +
-      'ratioToPgbenchTps divides it by pgbench TPC-B-like tps on the same PostgreSQL (durable: fsync on), run after the API scenarios.',
+      'ratioToPgbenchTps divides it by pgbench TPC-B-like tps on the same PostgreSQL (durable: fsync on), run after the API scenarios; ' +
+      'rows with a concurrency (the capacity rows: that many players at once) by the better of pgbench at the concurrency and at the capacity.',
     backends,
     pgbench,
+    pgbenchAtCapacity,
     statements,
   };
   const resultsFile = join('bench', values.scenario === undefined ? 'results.json' : 'results.local.json');
@@ -732,9 +765,10 @@ async function main(): Promise<void> {
       );
     }
   }
-  if (pgbench) {
+  for (const run of [pgbench, pgbenchAtCapacity]) {
+    if (!run) continue;
     console.log(
-      `| postgres | pgbench TPC-B-like (scale ${pgbench.scale}, ${pgbench.clients} clients, ${pgbench.threads} threads) | ${pgbench.tps} tx | ${pgbench.latencyAverageMs ?? ''} (avg) | | | 1 | | ${pgbench.postgresCpuMsPerTx ?? ''} | | |`,
+      `| postgres | pgbench TPC-B-like (scale ${run.scale}, ${run.clients} clients, ${run.threads} threads) | ${run.tps} tx | ${run.latencyAverageMs ?? ''} (avg) | | | | | ${run.postgresCpuMsPerTx ?? ''} | | |`,
     );
   }
   if (statements.length > 0) {
