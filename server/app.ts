@@ -405,7 +405,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     }
   });
   const jsonHandlers: JsonHandlers = { ...json, ...options.overrideHandlers };
-  const serviceHandlers = buildServiceHandlers(ctx, jsonHandlers, raw);
+  // The requests whose bearer token the security handler below has already checked, whatever it found.
+  const tokenChecked = new WeakSet<FastifyRequest>();
+  const serviceHandlers = buildServiceHandlers(ctx, jsonHandlers, raw, tokenChecked);
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     let failure = classify(error);
@@ -449,6 +451,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         serviceHandlers,
         securityHandlers: {
           bearerAuth: async (req: FastifyRequest) => {
+            tokenChecked.add(req);
             req.auth = await authenticate(ctx, req);
           },
         },
@@ -459,7 +462,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   return app;
 }
 
-function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandlers) {
+function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandlers, tokenChecked: WeakSet<FastifyRequest>) {
   const handlers: Record<string, (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>> = {};
   const operations = listOperations(loadOpenApi());
   // Every operation of the contract is served: a missing handler stops the server at start, not a player later.
@@ -472,8 +475,10 @@ function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandl
       | ((input: Record<string, unknown>) => Promise<unknown>)
       | undefined;
     handlers[operationId] = async (req, reply) => {
-      if (mode === 'optional' && req.headers.authorization) {
-        // Signing in is optional here: a bad or expired token just means a visitor.
+      // Signing in is optional here: a bad or expired token just means a visitor. The security handler has
+      // usually tried the token already (bearerAuth comes first in these operations' security): a second
+      // look-up of the same session and player would find the same.
+      if (mode === 'optional' && req.headers.authorization && !tokenChecked.has(req)) {
         req.auth = await authenticate(ctx, req).catch(() => null);
       }
       if (rawHandler) return rawHandler(req, reply);

@@ -381,6 +381,32 @@ describe('thumbnails', () => {
   });
 });
 
+describe('signing in where it is optional', () => {
+  it('checks a token once a request, and a bad one leaves a visitor', async () => {
+    const tokens = server.ctx.tokens;
+    const verify = tokens.verify.bind(tokens);
+    let checks = 0;
+    tokens.verify = async (...args) => {
+      checks += 1;
+      return verify(...args);
+    };
+    try {
+      await server.call('casinoToggleFavoriteGame', { token: ana.token, body: { gameId: await addGame('Qwxyz Optional') } });
+      checks = 0;
+      expect((await games({ search: 'qwxyz optional' }, ana.token)).rows[0].isFavorite).toBe(true);
+      expect(checks).toBe(1);
+      checks = 0;
+      expect((await games({ search: 'qwxyz optional' }, 'not-a-token')).rows[0].isFavorite).toBe(false);
+      expect(checks).toBe(1);
+      checks = 0;
+      await games({ search: 'qwxyz optional' });
+      expect(checks).toBe(0);
+    } finally {
+      tokens.verify = verify;
+    }
+  });
+});
+
 describe('with an expired session', () => {
   it('lists games as for a visitor', async () => {
     await server.call('casinoToggleFavoriteGame', { token: bea.token, body: { gameId: fixtures.tom } });
