@@ -62,6 +62,7 @@ interface SessionRow {
   engine: HouseEngine | null;
   slot_skin: unknown;
   wallet_secret: string;
+  unsettled: boolean;
 }
 
 export interface HouseSession {
@@ -78,6 +79,8 @@ export interface HouseSession {
   /** The game provider's wallet key: the house signs as the studio whose title it runs. */
   walletSecret: string;
   live: boolean;
+  /** The player has rounds left unresolved long enough to be finished now ({@link resolveUnsettled}). */
+  unsettled: boolean;
 }
 
 /**
@@ -87,17 +90,22 @@ export interface HouseSession {
  * Mines rounds already begun may still be finished, and rounds owed are still settled.
  */
 export async function openSession(hc: HouseContext, sessionId: string, playerId: number | null, allowExpired = false): Promise<HouseSession> {
+  const now = hc.now();
+  // Whether the player has rounds to finish is asked in the same statement: every real-money call asks it.
   const row = await maybeOne<SessionRow>(
     hc.db,
     `SELECT s.id, s.user_id::int AS user_id, s.demo, s.currency_code, c.decimals, s.expires_at, g.id::int AS game_id, g.name AS game_name,
-       g.identifier AS game_identifier, g.engine, g.slot_skin, p.wallet_secret
+       g.identifier AS game_identifier, g.engine, g.slot_skin, p.wallet_secret,
+       s.user_id IS NOT NULL AND EXISTS (
+         SELECT 1 FROM house_rounds r WHERE r.user_id = s.user_id AND r.state IN ('betting', 'settling') AND r.updated_at < $2
+       ) AS unsettled
      FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
      LEFT JOIN currencies c ON c.code = s.currency_code
      WHERE s.id = $1 AND g.active AND p.active`,
-    [sessionId],
+    [sessionId, staleBefore(now)],
     { prepared: 'house_session' },
   );
-  const live = row !== undefined && row.expires_at > hc.now();
+  const live = row !== undefined && row.expires_at > now;
   if (!row || (!live && !allowExpired) || (!row.demo && row.user_id !== playerId)) throw new HouseGameError('GAME_NOT_FOUND_ERROR');
   return {
     sessionId: row.id,
@@ -110,7 +118,13 @@ export async function openSession(hc: HouseContext, sessionId: string, playerId:
     slotSkin: row.slot_skin,
     walletSecret: row.wallet_secret,
     live,
+    unsettled: row.unsettled,
   };
+}
+
+/** Rounds unresolved since before this are finished by the player's next call. */
+function staleBefore(now: Date): Date {
+  return new Date(now.getTime() - UNSETTLED_AFTER_MS);
 }
 
 function ownerOf(session: HouseSession): SeedOwner {
@@ -301,8 +315,9 @@ async function insertRound(
   params: Json,
   now: Date,
   extra: { state: RoundState; pair?: SeedPairLike; outcome?: Json; multiplier?: string | null; payout?: bigint | null; minesEnd?: string | null },
-): Promise<number> {
+): Promise<PlacedRound> {
   const roundId = newRoundId();
+  const betTransactionId = session.demo ? null : `${roundId}:bet`;
   const row = await one<{ id: number }>(
     tx,
     `INSERT INTO house_rounds (round_id, session_id, game_id, user_id, demo, engine, currency_code, bet, params, seed_pair_id, nonce, outcome,
@@ -325,12 +340,39 @@ async function insertRound(
       extra.payout === undefined || extra.payout === null ? null : formatAmount(extra.payout),
       extra.state,
       extra.minesEnd ?? null,
-      session.demo ? null : `${roundId}:bet`,
+      betTransactionId,
       now,
     ],
     { prepared: 'house_round_insert' },
   );
-  return row.id;
+  return { id: row.id, round_id: roundId, bet_transaction_id: betTransactionId };
+}
+
+/** A round just written: its row id and the ids its wallet calls carry. */
+type PlacedRound = Pick<RoundRow, 'id' | 'round_id' | 'bet_transaction_id'>;
+
+/**
+ * Writes a real-money round's draw once its bet is taken, in the transaction that took its nonce: null when
+ * the round is no longer betting (rolled back meanwhile by a later call that took it for stale), else the
+ * round as {@link roundById} reads it.
+ */
+async function writeDraw(
+  tx: Queryable,
+  id: number,
+  ref: SeedPairLike,
+  draw: { outcome: Json; state: 'settling' | 'open'; multiplier: string | null; payout: bigint | null },
+  now: Date,
+): Promise<RoundRow | null> {
+  const row = await maybeOne<RoundRow>(
+    tx,
+    `UPDATE house_rounds r SET seed_pair_id = sp.id, nonce = $3, outcome = $4, multiplier = $5, payout = $6, state = $7,
+       win_transaction_id = r.round_id || ':win', updated_at = $8
+     FROM house_seed_pairs sp WHERE r.id = $1 AND r.state = 'betting' AND sp.id = $2
+     RETURNING ${ROUND_COLUMNS}`,
+    [id, ref.id, ref.nonce, JSON.stringify(draw.outcome), draw.multiplier, draw.payout === null ? null : formatAmount(draw.payout), draw.state, now],
+    { prepared: 'house_round_drawn' },
+  );
+  return row ?? null;
 }
 
 interface SeedPairLike {
@@ -349,8 +391,8 @@ async function drawPair(tx: Queryable, session: HouseSession, now: Date): Promis
  * and is the player's answer, an unknown answer is rolled back (GAME_WALLET_UNAVAILABLE).
  */
 async function placeBet(hc: HouseContext, session: HouseSession, engine: HouseEngine, bet: bigint, params: Json): Promise<number> {
-  const id = await insertRound(hc.db, session, engine, bet, params, hc.now(), { state: 'betting' });
-  const round = await roundById(hc.db, id);
+  const round = await insertRound(hc.db, session, engine, bet, params, hc.now(), { state: 'betting' });
+  const id = round.id;
   const answer = await wallet<{ gameTransaction: WalletTransaction }>(hc, session, '/game-wallet/bet', {
     roundId: round.round_id,
     transactionId: round.bet_transaction_id,
@@ -394,8 +436,7 @@ async function rollBackBet(hc: HouseContext, session: HouseSession, round: Pick<
  * Real money, last step: the win (0 for a loss), which settles the round. Answers the balance after it, or
  * null when the wallet did not answer: the round stays owed (settling) and is paid by a later call.
  */
-async function sendWin(hc: HouseContext, session: HouseSession, id: number): Promise<string | null> {
-  const round = await roundById(hc.db, id);
+async function sendWin(hc: HouseContext, session: HouseSession, round: RoundRow): Promise<string | null> {
   const answer = await wallet<{ gameTransaction: WalletTransaction }>(hc, session, '/game-wallet/win', {
     roundId: round.round_id,
     transactionId: round.win_transaction_id,
@@ -405,7 +446,7 @@ async function sendWin(hc: HouseContext, session: HouseSession, id: number): Pro
     hc.log?.(`house round ${round.round_id}: win ${answer.kind === 'refused' ? `refused (${answer.code})` : 'unanswered'}, owed`);
     return null;
   }
-  await hc.db.query("UPDATE house_rounds SET state = 'settled', updated_at = $2 WHERE id = $1 AND state = 'settling'", [id, hc.now()], {
+  await hc.db.query("UPDATE house_rounds SET state = 'settled', updated_at = $2 WHERE id = $1 AND state = 'settling'", [round.id, hc.now()], {
     prepared: 'house_round_settled',
   });
   return answer.data.gameTransaction.balance.balance;
@@ -416,8 +457,8 @@ async function sendWin(hc: HouseContext, session: HouseSession, id: number): Pro
  * confirmed is rolled back, a win owed is sent again (same transaction ids, so nothing moves twice).
  */
 export async function resolveUnsettled(hc: HouseContext, session: HouseSession): Promise<void> {
-  if (session.demo || session.userId === null) return;
-  const stale = new Date(hc.now().getTime() - UNSETTLED_AFTER_MS);
+  if (session.demo || session.userId === null || !session.unsettled) return;
+  const stale = staleBefore(hc.now());
   const rounds = await hc.db.query<{ id: number; session_id: string; state: RoundState }>(
     `SELECT id::int AS id, session_id, state FROM house_rounds
      WHERE user_id = $1 AND state IN ('betting', 'settling') AND updated_at < $2 ORDER BY id`,
@@ -429,7 +470,7 @@ export async function resolveUnsettled(hc: HouseContext, session: HouseSession):
     const own = unresolved.session_id === session.sessionId ? session : await openSession(hc, unresolved.session_id, session.userId, true);
     const round = await roundById(hc.db, unresolved.id);
     if (unresolved.state === 'betting') await rollBackBet(hc, own, round);
-    else await sendWin(hc, own, unresolved.id);
+    else await sendWin(hc, own, round);
   }
 }
 
@@ -485,35 +526,36 @@ export async function playInstant(
       const { outcome, multiplier } = await game.play(pair, params, session.slotSkin);
       const won = payoutOf(session, bet, multiplier);
       await setDemoBalance(tx, session.sessionId, balance - bet + won, now);
-      return insertRound(tx, session, engine, bet, params, now, {
+      const round = await insertRound(tx, session, engine, bet, params, now, {
         state: 'settled',
         pair: ref,
         outcome,
         multiplier: multiplierText(multiplier),
         payout: won,
       });
+      return round.id;
     });
     return roundView(await roundById(hc.db, id), formatAmount(await demoBalance(hc.db, session.sessionId, hc.now())));
   }
 
   await resolveUnsettled(hc, session);
   const id = await placeBet(hc, session, engine, bet, params);
-  await hc.db.transaction(async (tx) => {
+  const drawn = await hc.db.transaction(async (tx) => {
     const now = hc.now();
-    const round = await roundById(tx, id, true);
-    // Rolled back meanwhile by a later call that took it for stale: the bet came back, nothing was played.
-    if (round.state !== 'betting') throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
     const { pair, ref } = await drawPair(tx, session, now);
     const { outcome, multiplier } = await game.play(pair, params, session.slotSkin);
-    await tx.query(
-      `UPDATE house_rounds SET seed_pair_id = $2, nonce = $3, outcome = $4, multiplier = $5, payout = $6, state = 'settling',
-         win_transaction_id = round_id || ':win', updated_at = $7 WHERE id = $1`,
-      [id, ref.id, ref.nonce, JSON.stringify(outcome), multiplierText(multiplier), formatAmount(payoutOf(session, bet, multiplier)), now],
-      { prepared: 'house_round_drawn' },
-    );
+    const round = await writeDraw(tx, id, ref, { outcome, state: 'settling', multiplier: multiplierText(multiplier), payout: payoutOf(session, bet, multiplier) }, now);
+    // Rolled back meanwhile by a later call that took it for stale: the bet came back, nothing was played
+    // (and the nonce is not taken: this transaction rolls back).
+    if (!round) throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
+    return round;
   });
-  const balance = await sendWin(hc, session, id);
-  return roundView(await roundById(hc.db, id), balance);
+  return settledView(drawn, await sendWin(hc, session, drawn));
+}
+
+/** A round once its win was sent: settled when the wallet answered (the balance after), else still owed. */
+function settledView(round: RoundRow, balance: string | null): HouseRoundView {
+  return roundView(balance === null ? round : { ...round, state: 'settled' }, balance);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -565,26 +607,23 @@ export async function minesStart(
       const { pair, ref } = await drawPair(tx, session, now);
       const mines = await minesBoard(pair, params);
       await setDemoBalance(tx, session.sessionId, balance - bet, now);
-      return insertRound(tx, session, 'mines', bet, params, now, { state: 'open', pair: ref, outcome: { mines } });
+      const round = await insertRound(tx, session, 'mines', bet, params, now, { state: 'open', pair: ref, outcome: { mines } });
+      return round.id;
     });
     return roundView(await roundById(hc.db, id), formatAmount(await demoBalance(hc.db, session.sessionId, hc.now())));
   }
 
   await resolveUnsettled(hc, session);
   const id = await placeBet(hc, session, 'mines', bet, params);
-  await hc.db.transaction(async (tx) => {
+  const drawn = await hc.db.transaction(async (tx) => {
     const now = hc.now();
-    const round = await roundById(tx, id, true);
-    if (round.state !== 'betting') throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
     const { pair, ref } = await drawPair(tx, session, now);
     const mines = await minesBoard(pair, params);
-    await tx.query(
-      `UPDATE house_rounds SET seed_pair_id = $2, nonce = $3, outcome = $4, state = 'open', win_transaction_id = round_id || ':win', updated_at = $5
-       WHERE id = $1`,
-      [id, ref.id, ref.nonce, JSON.stringify({ mines }), now],
-    );
+    const round = await writeDraw(tx, id, ref, { outcome: { mines }, state: 'open', multiplier: null, payout: null }, now);
+    if (!round) throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
+    return round;
   });
-  return roundView(await roundById(hc.db, id), await currentBalance(hc, session).catch(() => null));
+  return roundView(drawn, await currentBalance(hc, session).catch(() => null));
 }
 
 /**
@@ -607,11 +646,9 @@ async function endMines(tx: Queryable, session: HouseSession, round: RoundRow, r
 
 async function finishMines(hc: HouseContext, session: HouseSession, id: number): Promise<HouseRoundView> {
   const round = await roundById(hc.db, id);
-  let balance: string | null;
-  if (session.demo) balance = formatAmount(await demoBalance(hc.db, session.sessionId, hc.now()));
-  else if (round.state === 'settling') balance = await sendWin(hc, session, id);
-  else balance = await currentBalance(hc, session).catch(() => null);
-  return roundView(await roundById(hc.db, id), balance);
+  if (session.demo) return roundView(round, formatAmount(await demoBalance(hc.db, session.sessionId, hc.now())));
+  if (round.state === 'settling') return settledView(round, await sendWin(hc, session, round));
+  return roundView(round, await currentBalance(hc, session).catch(() => null));
 }
 
 /** The tile revealed: safe (the round goes on, or is cashed out when no safe tile is left) or a mine (lost). */

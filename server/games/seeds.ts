@@ -39,6 +39,8 @@ export interface RevealedSeedView {
 }
 
 const COLUMNS = 'id::int AS id, server_seed, server_seed_hash, client_seed, next_nonce, created_at, revealed_at';
+/** The same, returned by the update that takes a nonce: next_nonce is the one taken. */
+const TAKEN_COLUMNS = 'id::int AS id, server_seed, server_seed_hash, client_seed, next_nonce - 1 AS next_nonce, created_at, revealed_at';
 
 function ownerColumn(owner: SeedOwner): { column: 'user_id' | 'demo_session_id'; value: number | string } {
   return 'userId' in owner ? { column: 'user_id', value: owner.userId } : { column: 'demo_session_id', value: owner.demoSessionId };
@@ -77,11 +79,27 @@ export async function activePair(db: Queryable, owner: SeedOwner, now: Date, for
   return one<SeedPairRow>(db, select, [value], { prepared });
 }
 
-/** Takes the active pair's next nonce for a round being played (inside the round's transaction). */
+/**
+ * Takes the active pair's next nonce for a round being played (inside the round's transaction): the pair as
+ * it was, its next_nonce the one taken, and the pair locked and counted on in one statement.
+ */
 export async function takeNonce(tx: Queryable, owner: SeedOwner, now: Date): Promise<SeedPairRow> {
-  const pair = await activePair(tx, owner, now, true);
-  await tx.query('UPDATE house_seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $1', [pair.id], { prepared: 'house_seed_pair_nonce' });
-  return pair;
+  const { column, value } = ownerColumn(owner);
+  const take = () =>
+    maybeOne<SeedPairRow>(
+      tx,
+      `UPDATE house_seed_pairs SET next_nonce = next_nonce + 1 WHERE ${column} = $1 AND revealed_at IS NULL
+       RETURNING ${TAKEN_COLUMNS}`,
+      [value],
+      { prepared: `house_seed_pair_nonce_by_${column}` },
+    );
+  const taken = await take();
+  if (taken) return taken;
+  // The owner's first round: its pair is made, then counted on.
+  await insertPair(tx, owner, defaultClientSeed(), now);
+  const made = await take();
+  if (!made) throw new Error('no active seed pair after making one');
+  return made;
 }
 
 /**

@@ -434,6 +434,39 @@ describe('a wallet that does not answer', () => {
     expect((await table(sessionId, player)).body.data.houseTable.seeds.nonce).toBe(0);
   });
 
+  it('plays nothing when a later call took the round for stale while its bet was on its way: the bet rolled back, no nonce taken', async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await realSession(player, 'dice');
+    let overtaken = false;
+    const restore = withTransport((real) => async (path, body, signature) => {
+      const answer = await real(path, body, signature);
+      if (path === '/game-wallet/bet' && !overtaken) {
+        overtaken = true;
+        // The bet's answer comes late: meanwhile the player's next call finds the round stale and rolls it back.
+        server.clock.advance(2 * 60_000);
+        expect((await table(sessionId, player)).body.data.houseTable.balance).toBe('1');
+      }
+      return answer;
+    });
+    try {
+      expect(code(await dice(sessionId, player, '0.1'))).toEqual([502, 'GAME_WALLET_UNAVAILABLE']);
+    } finally {
+      restore();
+    }
+    expect(overtaken).toBe(true);
+    expect(await ltcBalance(player.user.id)).toBe('1');
+    const [round] = await server.db.query<{ round_id: string; state: string; nonce: number | null }>(
+      'SELECT round_id, state, nonce FROM house_rounds WHERE session_id = $1',
+      [sessionId],
+    );
+    expect(round).toMatchObject({ state: 'void', nonce: null });
+    expect(await walletCalls(round!.round_id)).toEqual([
+      ['bet', '0.1'],
+      ['rollbackBet', '0.1'],
+    ]);
+    expect((await table(sessionId, player)).body.data.houseTable.seeds.nonce).toBe(0);
+  });
+
   it('finishes a round left unresolved at the next call once stale: the bet rolled back, an owed win paid once', async () => {
     const player = await fundedPlayer('1');
     const sessionId = await realSession(player, 'dice');
