@@ -10,7 +10,6 @@ import type { AppContext } from './context.ts';
 import { DomainError, type ErrorCode, type FieldIssue } from './domain/errors.ts';
 import { errorName, HTTP_STATUS } from './http/status.ts';
 import { assertMayUse } from './domain/auth.ts';
-import { findUserById } from './domain/users.ts';
 import { isClientRoute, serveSpa } from './http/static.ts';
 import { authMode, listOperations, loadOpenApi, OPENAPI_PATH, resolveRef, type OperationInfo } from './http/openapi.ts';
 import type { Auth, JsonHandlers, RawHandlers } from './http/types.ts';
@@ -234,7 +233,7 @@ async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<Auth>
   const now = ctx.now();
   const session = await ctx.tokens.verify(ctx.db, match[1], now);
   if (!session) throw new DomainError('ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED');
-  const user = await findUserById(ctx.db, session.userId);
+  const { user } = session;
   // openapi.yaml: a live session whose account is gone is 401 User_Not_Exists_Error_Type (SPEC §8).
   if (!user) throw new DomainError('User_Not_Exists_Error_Type');
   // openapi-glue copies the operation's x- members into the route schema.

@@ -5,6 +5,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db, Queryable } from '../db/db.ts';
 import { maybeOne } from '../db/db.ts';
 import { DomainError } from './errors.ts';
+import type { UserRow } from './users.ts';
 
 const ISSUER = 'casino-reference-server';
 /** Claim on tokens whose lifetime was cut short by the player's session limit: its minutes. */
@@ -106,14 +107,28 @@ export interface IssueOptions {
   sessionLimitMinutes?: number | null;
 }
 
+export interface VerifiedSession {
+  userId: number;
+  sessionId: string;
+  user: UserRow | undefined;
+}
+
+/** The session's own columns beside the account's (users.*), under names no column of users has. */
+interface SessionAndUser extends Partial<UserRow> {
+  of_session_user_id: number;
+  of_session_revoked: boolean;
+  of_session_by_inactivation: boolean;
+}
+
 export interface TokenService {
   issue(db: Queryable, userId: number, now: Date, options?: IssueOptions): Promise<IssuedToken>;
   /**
-   * The session behind a bearer token, or null when the token is bad, expired or revoked. A token that
-   * the player's session limit ended throws 401 SESSION_EXPIRED instead, and one whose account was made
-   * inactive (and still is) 403 USER_INACTIVE.
+   * The session behind a bearer token, with its player's account as it is now (undefined: the account is
+   * gone), or null when the token is bad, expired or revoked. A token that the player's session limit
+   * ended throws 401 SESSION_EXPIRED instead, and one whose account was made inactive (and still is) 403
+   * USER_INACTIVE.
    */
-  verify(db: Queryable, token: string, now: Date): Promise<{ userId: number; sessionId: string } | null>;
+  verify(db: Queryable, token: string, now: Date): Promise<VerifiedSession | null>;
   revoke(db: Queryable, sessionId: string, now: Date): Promise<void>;
   revokeAll(db: Queryable, userId: number, now: Date): Promise<void>;
 }
@@ -231,23 +246,26 @@ export function createTokenService(signing: Uint8Array | SigningKeys, ttlSeconds
         throw error;
       }
       if (!subject || !jti || !/^\d+$/.test(subject)) return null;
-      const session = await maybeOne<{ user_id: number; revoked: boolean; by_inactivation: boolean; active: boolean }>(
+      // The session and its player's account in one statement: every signed-in request needs both.
+      const row = await maybeOne<SessionAndUser>(
         db,
-        `SELECT s.user_id, s.revoked_at IS NOT NULL AS revoked, s.revoked_by_inactivation AS by_inactivation,
-                COALESCE(u.active, true) AS active
+        `SELECT s.user_id AS of_session_user_id, s.revoked_at IS NOT NULL AS of_session_revoked,
+                s.revoked_by_inactivation AS of_session_by_inactivation, u.*
          FROM sessions s LEFT JOIN users u ON u.id = s.user_id
          WHERE s.id = $1 AND s.expires_at > $2`,
         [jti, now],
         // Every signed-in request asks this: planned once per connection.
         { prepared: 'session_of_token' },
       );
-      if (!session || session.user_id !== Number(subject)) return null;
-      if (session.revoked) {
+      if (!row || row.of_session_user_id !== Number(subject)) return null;
+      const { of_session_user_id: userId, of_session_revoked: revoked, of_session_by_inactivation: byInactivation, ...account } = row;
+      const user = account.id === null || account.id === undefined ? undefined : (account as UserRow);
+      if (revoked) {
         // Ended by the account's inactivation (migration 0017): the reason is told while it lasts.
-        if (session.by_inactivation && !session.active) throw new DomainError('USER_INACTIVE');
+        if (byInactivation && user?.active === false) throw new DomainError('USER_INACTIVE');
         return null;
       }
-      return { userId: session.user_id, sessionId: jti };
+      return { userId, sessionId: jti, user };
     },
 
     async revoke(db, sessionId, now) {

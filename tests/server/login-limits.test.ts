@@ -235,7 +235,7 @@ describe('signing keys kept in the database', () => {
     const [fromA, fromB] = await Promise.all([a.issue(db, user.id, now), b.issue(db, user.id, now)]);
     expect((await db.query('SELECT id FROM jwt_keys')).length).toBe(1);
     expect(decodeProtectedHeader(fromA.accessToken).kid).toBe(decodeProtectedHeader(fromB.accessToken).kid);
-    expect(await b.verify(db, fromA.accessToken, now)).toEqual({ userId: user.id, sessionId: fromA.sessionId });
+    expect(await b.verify(db, fromA.accessToken, now)).toMatchObject({ userId: user.id, sessionId: fromA.sessionId, user: { id: user.id } });
 
     // A new key: servers that load the keys from now on sign with it, and the others accept its tokens.
     await db.query("INSERT INTO jwt_keys (secret) VALUES ('a-second-key-a-second-key-a-second-key-00')");
@@ -243,20 +243,20 @@ describe('signing keys kept in the database', () => {
     const fromC = await c.issue(db, user.id, now);
     expect(decodeProtectedHeader(fromC.accessToken).kid).not.toBe(decodeProtectedHeader(fromA.accessToken).kid);
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // a key a server does not know is looked up at most once a second
-    expect(await a.verify(db, fromC.accessToken, now)).toEqual({ userId: user.id, sessionId: fromC.sessionId });
+    expect(await a.verify(db, fromC.accessToken, now)).toMatchObject({ userId: user.id, sessionId: fromC.sessionId, user: { id: user.id } });
 
     // The first key retired: its tokens are refused.
     await db.query('UPDATE jwt_keys SET retired_at = now() WHERE id = $1', [Number(decodeProtectedHeader(fromA.accessToken).kid)]);
     const d = createTokenService(databaseKeys(db), 3600);
     expect(await d.verify(db, fromA.accessToken, now)).toBeNull();
-    expect(await d.verify(db, fromC.accessToken, now)).toEqual({ userId: user.id, sessionId: fromC.sessionId });
+    expect(await d.verify(db, fromC.accessToken, now)).toMatchObject({ userId: user.id, sessionId: fromC.sessionId, user: { id: user.id } });
     // b checked fromA before the retirement and keeps checked tokens: once it reads the keys again (every
     // minute), fromA is refused there too, and fromC still accepted.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(Date.now() + 61_000);
       expect(await b.verify(db, fromA.accessToken, now)).toBeNull();
-      expect(await b.verify(db, fromC.accessToken, now)).toEqual({ userId: user.id, sessionId: fromC.sessionId });
+      expect(await b.verify(db, fromC.accessToken, now)).toMatchObject({ userId: user.id, sessionId: fromC.sessionId, user: { id: user.id } });
     } finally {
       vi.useRealTimers();
     }
