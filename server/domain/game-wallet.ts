@@ -163,6 +163,8 @@ async function readAndAuthenticate(ctx: AppContext, input: { sessionId: string; 
      LEFT JOIN wallets w ON w.user_id = s.user_id AND w.currency_id = c.id
      WHERE s.id = $1`,
     [input.sessionId],
+    // A session's first call, and every call after its cached copy is dropped: planned once per connection.
+    { prepared: 'game_wallet_session' },
   );
   if (!row) throw new DomainError('SESSION_EXPIRED');
   if (!hmacSha256HexMatches(row.wallet_secret, input.rawBody, input.signature)) throw new DomainError('INVALID_SIGNATURE');
