@@ -352,9 +352,10 @@ async function insertRound(
 type PlacedRound = Pick<RoundRow, 'id' | 'round_id' | 'bet_transaction_id'>;
 
 /**
- * Writes a real-money round's draw once its bet is taken, in the transaction that took its nonce: null when
- * the round is no longer betting (rolled back meanwhile by a later call that took it for stale), else the
- * round as {@link roundById} reads it.
+ * Writes a real-money round's draw once its bet is taken, in the transaction that took its nonce, and answers
+ * the round as {@link roundById} reads it. A round no longer betting was rolled back meanwhile by a later call
+ * that took it for stale: the bet came back, nothing is played, and GAME_WALLET_UNAVAILABLE rolls the
+ * transaction back (its nonce is not taken).
  */
 async function writeDraw(
   tx: Queryable,
@@ -362,7 +363,7 @@ async function writeDraw(
   ref: SeedPairLike,
   draw: { outcome: Json; state: 'settling' | 'open'; multiplier: string | null; payout: bigint | null },
   now: Date,
-): Promise<RoundRow | null> {
+): Promise<RoundRow> {
   const row = await maybeOne<RoundRow>(
     tx,
     `UPDATE house_rounds r SET seed_pair_id = sp.id, nonce = $3, outcome = $4, multiplier = $5, payout = $6, state = $7,
@@ -372,7 +373,8 @@ async function writeDraw(
     [id, ref.id, ref.nonce, JSON.stringify(draw.outcome), draw.multiplier, draw.payout === null ? null : formatAmount(draw.payout), draw.state, now],
     { prepared: 'house_round_drawn' },
   );
-  return row ?? null;
+  if (!row) throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
+  return row;
 }
 
 interface SeedPairLike {
@@ -544,11 +546,7 @@ export async function playInstant(
     const now = hc.now();
     const { pair, ref } = await drawPair(tx, session, now);
     const { outcome, multiplier } = await game.play(pair, params, session.slotSkin);
-    const round = await writeDraw(tx, id, ref, { outcome, state: 'settling', multiplier: multiplierText(multiplier), payout: payoutOf(session, bet, multiplier) }, now);
-    // Rolled back meanwhile by a later call that took it for stale: the bet came back, nothing was played
-    // (and the nonce is not taken: this transaction rolls back).
-    if (!round) throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
-    return round;
+    return writeDraw(tx, id, ref, { outcome, state: 'settling', multiplier: multiplierText(multiplier), payout: payoutOf(session, bet, multiplier) }, now);
   });
   return settledView(drawn, await sendWin(hc, session, drawn));
 }
@@ -619,9 +617,7 @@ export async function minesStart(
     const now = hc.now();
     const { pair, ref } = await drawPair(tx, session, now);
     const mines = await minesBoard(pair, params);
-    const round = await writeDraw(tx, id, ref, { outcome: { mines }, state: 'open', multiplier: null, payout: null }, now);
-    if (!round) throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
-    return round;
+    return writeDraw(tx, id, ref, { outcome: { mines }, state: 'open', multiplier: null, payout: null }, now);
   });
   return roundView(drawn, await currentBalance(hc, session).catch(() => null));
 }
