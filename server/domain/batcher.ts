@@ -25,6 +25,8 @@ export interface BatcherOptions<T, R> {
 
 interface Waiting<T, R> {
   call: T;
+  /** The call's keys, worked out once. */
+  keys: readonly string[];
   resolve: (result: R) => void;
   reject: (error: unknown) => void;
 }
@@ -38,28 +40,30 @@ export class Batcher<T, R> {
 
   submit(call: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.waiting.push({ call, resolve, reject });
+      this.waiting.push({ call, keys: this.options.keys(call), resolve, reject });
       this.pump();
     });
   }
 
   private pump(): void {
+    const fewest = this.options.minBatchWhileBusy ?? 1;
     while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+      // With a batch on its way, too few calls are not worth a transaction of their own: they wait for it.
+      // Fewer waiting than that cannot make one, so the queue is not read at every call that joins it.
+      if (this.inFlight > 0 && this.waiting.length < fewest) return;
       const taken = new Set<Waiting<T, R>>();
       const takenKeys = new Set<string>();
       for (const entry of this.waiting) {
         if (taken.size >= this.options.maxBatch) break;
-        const keys = this.options.keys(entry.call);
         // A call that shares a key with one on its way or one taken waits, and so does every later call
         // that shares a key with it: per-key order holds.
-        if (!keys.some((key) => this.busyKeys.has(key) || takenKeys.has(key))) taken.add(entry);
-        for (const key of keys) takenKeys.add(key);
+        if (!entry.keys.some((key) => this.busyKeys.has(key) || takenKeys.has(key))) taken.add(entry);
+        for (const key of entry.keys) takenKeys.add(key);
       }
-      // With a batch on its way, too few calls are not worth a transaction of their own: they wait for it.
-      if (taken.size === 0 || (this.inFlight > 0 && taken.size < (this.options.minBatchWhileBusy ?? 1))) return;
+      if (taken.size === 0 || (this.inFlight > 0 && taken.size < fewest)) return;
       const batch = this.waiting.filter((entry) => taken.has(entry));
       this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((entry) => !taken.has(entry)));
-      const keys = batch.flatMap((entry) => this.options.keys(entry.call));
+      const keys = batch.flatMap((entry) => entry.keys);
       for (const key of keys) this.busyKeys.add(key);
       this.inFlight += 1;
       let done = false;
