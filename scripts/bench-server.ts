@@ -22,8 +22,10 @@
  * At --concurrency (16) the two signed wallet scenarios are bound by their calls' latency, not by the
  * machine: a player waits for each answer before the next call. On PostgreSQL they then run once more at
  * --capacity players at once (default 64, a player each, one server process), the load that fills the
- * two cores, and pgbench runs again with as many clients (its scale as many branches). Those rows' ratio
- * is to the better of pgbench's two runs: the wallet's capacity read against the database's.
+ * two cores, and pgbench runs again with as many clients (its scale as many branches).
+ * pgbench also runs at --concurrency clients before the load, on the fresh server (the API's server is up
+ * and idle): after the load the server may still be busy with it (autovacuum of the tables the load grew,
+ * a checkpoint), which would flatter the ratio. Every ratio is to the best of pgbench's runs.
  * Prints a table and writes bench/results.json. A script, not a test: nothing here asserts a time.
  *
  *   npm run bench:server [-- --duration 10 --concurrency 16 --games 10000 --only pglite|postgres --scenario TEXT --statements --processes 2]
@@ -157,6 +159,8 @@ interface PgbenchResult {
   durationSeconds: number;
   transactions: number;
   latencyAverageMs: number | null;
+  /** Before the API's load, on the fresh server, or after it. */
+  moment: 'before the load' | 'after the load';
   /** PostgreSQL's CPU time per pgbench transaction (Linux, a server this script started). */
   postgresCpuMsPerTx?: number;
 }
@@ -344,6 +348,8 @@ async function benchBackend(
   kind: 'pglite' | 'postgres',
   databaseUrl: string | null,
   statements: StatementCount[] = [],
+  /** Runs before the first scenario is measured, when a wallet scenario is among them. */
+  beforeWalletLoad?: () => Promise<void>,
 ): Promise<Result[]> {
   const dataDir = mkdtempSync(join(tmpdir(), `casino-bench-${kind}-`));
   const env = {
@@ -564,6 +570,7 @@ async function benchBackend(
       await counted('deposit webhook: credited (6 confirmations)', (i) => webhook(client, port, { ...transfer(i), confirmations: 6 }));
       client.close();
     }
+    if (beforeWalletLoad && scenarios.filter(chosen).some((scenario) => scenario.unit && WALLET_UNITS.has(scenario.unit))) await beforeWalletLoad();
     for (const scenario of scenarios.filter(chosen)) await measure(scenario);
     // The signed wallet scenarios again with PROCESSES server processes on the same PostgreSQL: how far
     // the rate grows from one process to more (it cannot, where PostgreSQL or the cores are the limit).
@@ -632,7 +639,7 @@ function pgTool(binDir: string, tool: string, args: string[]): string {
  * pgbench's built-in TPC-B-like script (five statements per transaction: three updates, a select, an
  * insert) on its own database of the same server, with as many clients as the wallet scenarios (`clients`).
  */
-async function runPgbench(adminUrl: string, binDir: string, clients: number): Promise<PgbenchResult> {
+async function runPgbench(adminUrl: string, binDir: string, clients: number, moment: PgbenchResult['moment'] = 'after the load'): Promise<PgbenchResult> {
   const scale = pgbenchScale(clients);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -644,7 +651,7 @@ async function runPgbench(adminUrl: string, binDir: string, clients: number): Pr
     console.log(`\n[postgres] pgbench: initialising scale ${scale}...`);
     pgTool(binDir, 'pgbench', ['-i', '-q', '-s', String(scale), ...connection, 'casino_pgbench']);
     const seconds = Math.max(1, Math.round(DURATION_MS / 1000));
-    console.log(`[postgres] pgbench: TPC-B-like, ${seconds} s, ${clients} clients, ${PGBENCH_THREADS} threads...`);
+    console.log(`[postgres] pgbench: TPC-B-like, ${seconds} s, ${clients} clients, ${PGBENCH_THREADS} threads, ${moment}...`);
     const cpuBefore = postgresCpuMs(benchPostgresPort);
     const output = pgTool(binDir, 'pgbench', ['-T', String(seconds), '-c', String(clients), '-j', String(PGBENCH_THREADS), ...connection, 'casino_pgbench']);
     // "tps = 1234.5 (without initial connection time)" since PostgreSQL 14, "(excluding connections establishing)" before.
@@ -660,6 +667,7 @@ async function runPgbench(adminUrl: string, binDir: string, clients: number): Pr
       durationSeconds: seconds,
       transactions: Number(transactions ?? 0),
       latencyAverageMs: latency ? Number(latency) : null,
+      moment,
       ...(cpuBefore === null || !transactions ? {} : { postgresCpuMsPerTx: Number((((postgresCpuMs(benchPostgresPort) ?? cpuBefore) - cpuBefore) / Number(transactions)).toFixed(2)) }),
     };
   } finally {
@@ -675,6 +683,7 @@ async function main(): Promise<void> {
   const backends: Record<string, Result[]> = {};
   let pgbench: PgbenchResult | null = null;
   let pgbenchAtCapacity: PgbenchResult | null = null;
+  let pgbenchBeforeLoad: PgbenchResult | null = null;
   const statements: StatementCount[] = [];
   if (values.only !== 'postgres') backends.pglite = await benchBackend('pglite', null);
   if (values.only !== 'pglite') {
@@ -701,8 +710,12 @@ async function main(): Promise<void> {
       const url = new URL(adminUrl);
       url.pathname = '/casino_bench';
       try {
-        backends.postgres = await benchBackend('postgres', url.toString(), statements);
         const binDir = pgBinDir(server);
+        backends.postgres = await benchBackend('postgres', url.toString(), statements, async () => {
+          if (!binDir || !existsSync(join(binDir, 'pgbench'))) return;
+          pgbenchBeforeLoad = await runPgbench(adminUrl, binDir, CONCURRENCY, 'before the load');
+          console.log(`[postgres] pgbench TPC-B-like, before the load: ${pgbenchBeforeLoad.tps} tps`);
+        });
         if (!backends.postgres.some((r) => r.unit && WALLET_UNITS.has(r.unit))) {
           console.log('[postgres] no wallet scenario run: pgbench left out');
         } else if (binDir && existsSync(join(binDir, 'pgbench'))) {
@@ -712,11 +725,11 @@ async function main(): Promise<void> {
             pgbenchAtCapacity = await runPgbench(adminUrl, binDir, CAPACITY);
             console.log(`[postgres] pgbench TPC-B-like, ${CAPACITY} clients: ${pgbenchAtCapacity.tps} tps`);
           }
-          // The capacity rows against pgbench's better run: the database's own capacity, whichever load gave it.
-          const best = Math.max(pgbench.tps, pgbenchAtCapacity?.tps ?? 0);
+          // Every wallet row against pgbench's best run: the database's own rate, whichever load and moment gave it.
+          const best = Math.max(pgbench.tps, pgbenchAtCapacity?.tps ?? 0, (pgbenchBeforeLoad as PgbenchResult | null)?.tps ?? 0);
           for (const result of backends.postgres) {
             if (result.unit && WALLET_UNITS.has(result.unit) && !result.latencyOnly) {
-              result.ratioToPgbenchTps = Number((result.requestsPerSecond / (result.concurrency === undefined ? pgbench.tps : best)).toFixed(3));
+              result.ratioToPgbenchTps = Number((result.requestsPerSecond / best).toFixed(3));
             }
           }
         } else {
@@ -743,11 +756,12 @@ async function main(): Promise<void> {
     note:
       'Server and load generator share the machine; server in production mode (no response validation), rate limits off. ' +
       'A wallet scenario counts its own unit per second (a deposit: two signed webhooks ending in a credit); ' +
-      'ratioToPgbenchTps divides it by pgbench TPC-B-like tps on the same PostgreSQL (durable: fsync on), run after the API scenarios; ' +
-      'rows with a concurrency (the capacity rows: that many players at once) by the better of pgbench at the concurrency and at the capacity.',
+      'ratioToPgbenchTps divides it by the best of the runs of pgbench TPC-B-like on the same PostgreSQL (durable: fsync on): ' +
+      'at the concurrency before the load (pgbenchBeforeLoad) and after it (pgbench), and at the capacity after it (pgbenchAtCapacity).',
     backends,
     pgbench,
     pgbenchAtCapacity,
+    pgbenchBeforeLoad,
     statements,
   };
   const resultsFile = join('bench', values.scenario === undefined ? 'results.json' : 'results.local.json');
@@ -765,10 +779,10 @@ async function main(): Promise<void> {
       );
     }
   }
-  for (const run of [pgbench, pgbenchAtCapacity]) {
+  for (const run of [pgbenchBeforeLoad as PgbenchResult | null, pgbench, pgbenchAtCapacity]) {
     if (!run) continue;
     console.log(
-      `| postgres | pgbench TPC-B-like (scale ${run.scale}, ${run.clients} clients, ${run.threads} threads) | ${run.tps} tx | ${run.latencyAverageMs ?? ''} (avg) | | | | | ${run.postgresCpuMsPerTx ?? ''} | | |`,
+      `| postgres | pgbench TPC-B-like (scale ${run.scale}, ${run.clients} clients, ${run.threads} threads, ${run.moment}) | ${run.tps} tx | ${run.latencyAverageMs ?? ''} (avg) | | | | | ${run.postgresCpuMsPerTx ?? ''} | | |`,
     );
   }
   if (statements.length > 0) {
