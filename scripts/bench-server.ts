@@ -683,7 +683,8 @@ async function main(): Promise<void> {
   const backends: Record<string, Result[]> = {};
   let pgbench: PgbenchResult | null = null;
   let pgbenchAtCapacity: PgbenchResult | null = null;
-  let pgbenchBeforeLoad: PgbenchResult | null = null;
+  // Set inside the run's callback, which TypeScript's narrowing of a plain `let` does not follow.
+  const fresh: { run: PgbenchResult | null } = { run: null };
   const statements: StatementCount[] = [];
   if (values.only !== 'postgres') backends.pglite = await benchBackend('pglite', null);
   if (values.only !== 'pglite') {
@@ -713,8 +714,8 @@ async function main(): Promise<void> {
         const binDir = pgBinDir(server);
         backends.postgres = await benchBackend('postgres', url.toString(), statements, async () => {
           if (!binDir || !existsSync(join(binDir, 'pgbench'))) return;
-          pgbenchBeforeLoad = await runPgbench(adminUrl, binDir, CONCURRENCY, 'before the load');
-          console.log(`[postgres] pgbench TPC-B-like, before the load: ${pgbenchBeforeLoad.tps} tps`);
+          fresh.run = await runPgbench(adminUrl, binDir, CONCURRENCY, 'before the load');
+          console.log(`[postgres] pgbench TPC-B-like, before the load: ${fresh.run.tps} tps`);
         });
         if (!backends.postgres.some((r) => r.unit && WALLET_UNITS.has(r.unit))) {
           console.log('[postgres] no wallet scenario run: pgbench left out');
@@ -726,7 +727,7 @@ async function main(): Promise<void> {
             console.log(`[postgres] pgbench TPC-B-like, ${CAPACITY} clients: ${pgbenchAtCapacity.tps} tps`);
           }
           // Every wallet row against pgbench's best run: the database's own rate, whichever load and moment gave it.
-          const best = Math.max(pgbench.tps, pgbenchAtCapacity?.tps ?? 0, (pgbenchBeforeLoad as PgbenchResult | null)?.tps ?? 0);
+          const best = Math.max(pgbench.tps, pgbenchAtCapacity?.tps ?? 0, fresh.run?.tps ?? 0);
           for (const result of backends.postgres) {
             if (result.unit && WALLET_UNITS.has(result.unit) && !result.latencyOnly) {
               result.ratioToPgbenchTps = Number((result.requestsPerSecond / best).toFixed(3));
@@ -761,7 +762,7 @@ async function main(): Promise<void> {
     backends,
     pgbench,
     pgbenchAtCapacity,
-    pgbenchBeforeLoad,
+    pgbenchBeforeLoad: fresh.run,
     statements,
   };
   const resultsFile = join('bench', values.scenario === undefined ? 'results.json' : 'results.local.json');
@@ -779,7 +780,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  for (const run of [pgbenchBeforeLoad as PgbenchResult | null, pgbench, pgbenchAtCapacity]) {
+  for (const run of [fresh.run, pgbench, pgbenchAtCapacity]) {
     if (!run) continue;
     console.log(
       `| postgres | pgbench TPC-B-like (scale ${run.scale}, ${run.clients} clients, ${run.threads} threads, ${run.moment}) | ${run.tps} tx | ${run.latencyAverageMs ?? ''} (avg) | | | | | ${run.postgresCpuMsPerTx ?? ''} | | |`,
