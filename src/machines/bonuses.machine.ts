@@ -11,8 +11,9 @@ import { liveEventsNotProvided, type Wallet } from './live.ts';
  * the address; the screen says when the address changed (SHOW: a tab picked, a dialog closed after a
  * claim or a forfeit), and the player's bonuses are read again then, quietly, the lists staying on
  * screen. A moving balance (LIVE.WALLETS: a bet advanced the wagering, a bonus was credited or ended) or a
- * stream back from a drop does the same. The player's bonuses are only asked for once a player is logged
- * in (the screen is a player's), and a 401 there is ignored (SPEC §6): the offers still show.
+ * stream back from a drop does the same, also while they are being read (that read may predate the
+ * change). The player's bonuses are only asked for once a player is logged in (the screen is a
+ * player's), and a 401 there is ignored (SPEC §6): the offers still show.
  */
 
 export type Bonus = components['schemas']['Bonus'];
@@ -153,6 +154,10 @@ export const bonusesMachine = setup({
       on: {
         // Asked again: the call in flight is stopped, its late answer never shown.
         SHOW: { target: 'refreshing', reenter: true, actions: showTab },
+        // The balance moved again (a bet's win after its stake, the bonus it completed): the call in flight
+        // may have read before that change, so it is asked again rather than shown stale.
+        'LIVE.WALLETS': { target: 'refreshing', reenter: true },
+        'LIVE.RECONNECTED': { target: 'refreshing', reenter: true },
       },
       invoke: {
         src: 'loadUserBonuses',

@@ -173,6 +173,11 @@ export const documentsMachine = setup({
     },
     /** The list read again, quietly: the one shown stays until the new one comes (or if it does not). */
     reloading: {
+      on: {
+        // Another notification (or a drop) while the list is read: the read may predate it, so it starts again.
+        'LIVE.NOTIFICATION': { target: 'reloading', reenter: true },
+        'LIVE.RECONNECTED': { target: 'reloading', reenter: true },
+      },
       invoke: {
         src: 'loadDocuments',
         onDone: { target: 'ready', actions: { type: 'storeDocuments', params: ({ event }) => ({ documents: event.output }) } },

@@ -100,8 +100,8 @@ const seeLoading = (view: DocumentsView) => {
 describeModel('documents', {
   fixtures: documentsFixtures,
   filterEvents: (snapshot, event) => {
-    // Live updates matter while the list shows.
-    if (event.type === 'LIVE.NOTIFICATION' || event.type === 'LIVE.RECONNECTED') return snapshot.matches('ready');
+    // Live updates matter while the list shows, and while it is read again (the read starts over).
+    if (event.type === 'LIVE.NOTIFICATION' || event.type === 'LIVE.RECONNECTED') return snapshot.matches('ready') || snapshot.matches('reloading');
     if (event.type !== 'UPLOAD') return true;
     const upload = event as Extract<DocumentsEvent, { type: 'UPLOAD' }>;
     const { documents, uploadingLabelId, problem } = (snapshot as DocumentsSnapshot).context;
