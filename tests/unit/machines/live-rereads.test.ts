@@ -10,7 +10,7 @@ import { deferred, flush, type Deferred } from './fixtures.ts';
 
 /*
  * A live update that comes while a list is being read again: that read may have been answered from before
- * the change (a bet's stake announced, the list asked for, then its win that completes the bonus
+ * the change (a round's win announced, the list asked for, then the next bet, which completes the bonus,
  * announced before the answer). The read starts over, and the first answer, arriving anyway, is never
  * shown: the list ends as the last change left it.
  */
@@ -44,11 +44,11 @@ describe('a live update while a list is read again', () => {
     await flush();
     expect(actor.getSnapshot().value).toBe('ready');
 
-    // The stake moves the balance: read again.
+    // A win moves the balance: read again.
     actor.send({ type: 'LIVE.WALLETS', wallets: CREDITED_WALLETS });
     expect(actor.getSnapshot().value).toBe('refreshing');
     expect(mine.made).toHaveLength(2);
-    // The win that completes the bonus, before that read's answer: read once more.
+    // The next bet, which completes the bonus, before that read's answer: read once more.
     actor.send({ type: 'LIVE.WALLETS', wallets: CREDITED_WALLETS });
     expect(mine.made).toHaveLength(3);
     expect(actor.getSnapshot().value).toBe('refreshing');
