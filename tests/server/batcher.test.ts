@@ -148,4 +148,37 @@ describe('Batcher', () => {
     failingRuns[1]!.release();
     await expect(next).rejects.toThrow('1/b failed');
   });
+
+  it('hands the answers back only once the next batch has gone out, when the database sends it on a tick of its own', async () => {
+    // As node-postgres' pool does: the statement is written on a process.nextTick after the call.
+    const events: string[] = [];
+    const pending: (() => void)[] = [];
+    const batcher = new Batcher<Call, string>({
+      maxBatch: 4,
+      maxInFlight: 1,
+      keys: (c) => [`wallet:${c.wallet}`, `round:${c.round}`],
+      runOne: (c) =>
+        new Promise((resolve) => {
+          process.nextTick(() => events.push(`sent ${c.answer}`));
+          pending.push(() => resolve(c.answer));
+        }),
+      runBatch: (calls) =>
+        new Promise((resolve) => {
+          process.nextTick(() => events.push(`sent ${calls.map((c) => c.answer).join(' + ')}`));
+          pending.push(() => resolve(calls.map((c) => c.answer)));
+        }),
+    });
+    // Each caller's work once answered: promise jobs, as building and writing a response is.
+    const answered = (answer: Promise<string>) => answer.then((a) => events.push(`answered ${a}`));
+    const first = answered(batcher.submit(call(1, 'a')));
+    const waiting = [answered(batcher.submit(call(2, 'b'))), answered(batcher.submit(call(3, 'c')))];
+    const last = answered(batcher.submit(call(4, 'd')));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    pending[0]!();
+    await first;
+    expect(events).toEqual(['sent 1/a', 'sent 2/b + 3/c + 4/d', 'answered 1/a']);
+    pending[1]!();
+    await Promise.all([...waiting, last]);
+    expect(events.slice(3)).toEqual(['answered 2/b', 'answered 3/c', 'answered 4/d']);
+  });
 });
