@@ -8,9 +8,9 @@ import { depositAddress, expectLedgerBalanced, fundedPlayer } from '../helpers/m
 
 /**
  * The batch functions (game_wallet_play_batch, migrations 0024 and 0026; deposit_notification_apply_batch,
- * migration 0025) plan their statements once per connection and keep the plans while the tables grow. A
- * plan made while the tables were small must still find every row by its key: no table read whole, no hash
- * built over one. The tables here are as small as a new casino's, analysed, and PostgreSQL's auto_explain
+ * migration 0025) and the money tables' reference checks (migration 0027) plan their statements once per
+ * connection and keep the plans while the tables grow. A plan made while the tables were small must still
+ * find every row by its key: no table read whole, no hash built over one. The tables here are as small as a new casino's, analysed, and PostgreSQL's auto_explain
  * hands the plan of every statement inside the functions to the test's own connection.
  */
 
@@ -155,6 +155,25 @@ describe('the batch functions', () => {
       await notify(0, 'pending');
       await notify(6, 'credited');
     });
+    // A lone bet and its win (game_wallet_play): each of its writes has its rows' references checked by
+    // the tables' statement triggers (migration 0027), whose plans are cached the same way.
+    const [alone] = rows;
+    const aloneRound = `plan-round-${randomUUID()}`;
+    const playAlone = async (action: 'bet' | 'win', amount: string) => {
+      const key = idempotency.game(aloneRound, action);
+      await client.query(
+        'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
+        [action, alone!.wallet_id, alone!.user_id, alone!.currency_id, false, alone!.provider_id, alone!.session_id, alone!.game_id,
+          alone!.identifier, aloneRound, `${aloneRound}-${action}`, amount, `request-${action}`, randomUUID(), key.scope, key.key,
+          `ledger-${action}`, server.clock.now(), alone!.wallet_secret, null],
+      );
+    };
+    const referencePlans = (
+      await plansOf(async () => {
+        await playAlone('bet', '0.05');
+        await playAlone('win', '0.05');
+      })
+    ).filter((plan) => / FROM written w\b/.test(plan));
 
     // The plans were read: the checks and the writes of both functions, every table they look rows up in.
     for (const table of ['wallets', 'game_rounds', 'game_sessions', 'users', 'game_wallet_actions', 'ledger_transactions', 'ledger_accounts']) {
@@ -163,8 +182,11 @@ describe('the batch functions', () => {
     for (const table of ['deposits', 'deposit_addresses', 'wallets', 'ledger_transactions', 'ledger_accounts', 'user_bonuses', 'gambling_limits']) {
       expect(depositPlans.some((plan) => plan.includes(` on ${table} `)), table).toBe(true);
     }
+    for (const table of ['game_sessions', 'wallets', 'ledger_transactions', 'game_rounds']) {
+      expect(referencePlans.some((plan) => plan.includes(` on ${table} `)), table).toBe(true);
+    }
     // ... and none of them reads a table whole or hashes one.
-    expect([...gamePlans, ...depositPlans].flatMap(scansIn)).toEqual([]);
+    expect([...gamePlans, ...depositPlans, ...referencePlans].flatMap(scansIn)).toEqual([]);
 
     // The calls moved money as they would have one by one: the players' balances and the ledger agree.
     const balances = await server.db.query<{ user_id: number; available: string; pending: string }>(
