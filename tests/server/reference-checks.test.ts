@@ -139,9 +139,12 @@ describe('the rows referred to', () => {
     for (const [sql, params] of refusals) {
       await expect(server.db.query(sql, params), sql).rejects.toMatchObject({ code: '23503' });
     }
-    // Naming a key column without changing it is no change; other columns change as before.
-    await server.db.query('UPDATE wallets SET user_id = user_id, currency_id = currency_id WHERE id = $1', [p.walletId]);
+    // A statement that names a key column is refused, whatever it would change; other columns change as before.
+    await expect(server.db.query('UPDATE wallets SET user_id = user_id WHERE id = $1', [p.walletId])).rejects.toThrow(
+      /wallets does not change id, user_id, currency_id of its rows/,
+    );
     await server.db.query('UPDATE game_sessions SET expires_at = expires_at WHERE id = $1', [p.sessionId]);
+    await server.db.query('UPDATE game_rounds SET updated_at = updated_at WHERE id = $1', [p.roundPk]);
     expect(await count('SELECT count(*) AS n FROM game_wallet_actions WHERE round_pk = $1 AND ledger_transaction_id = $2', [p.roundPk, p.ledgerId])).toBe(1);
     await expectLedgerBalanced(server);
   });
