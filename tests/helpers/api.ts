@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../server/config.ts';
 import { createContext } from '../../server/context-factory.ts';
 import type { AppContext } from '../../server/context.ts';
 import type { Db } from '../../server/db/db.ts';
+import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
 import { checkResponse, operation, recordCoverage } from './contract.ts';
 import { createTestDb } from './db.ts';
 import { newPlayer } from './players.ts';
@@ -181,6 +182,15 @@ export async function playableGame(server: TestServer): Promise<{ id: number; pr
   );
   if (!game) throw new Error('the seed has no playable game');
   return { id: game.id, providerId: game.provider_id, secret: game.wallet_secret };
+}
+
+/** A game-wallet call as the game's provider sends it: the JSON body signed with the provider's wallet key. */
+export function signedGameWalletCall(server: TestServer, secret: string, operationId: string, body: Record<string, unknown>): Promise<CallResult> {
+  const payload = JSON.stringify(body);
+  return server.call(operationId, {
+    raw: { payload, contentType: 'application/json' },
+    headers: { 'x-game-signature': signGameWalletRequest(secret, payload) },
+  });
 }
 
 export function tokenFrom(link: string): string {

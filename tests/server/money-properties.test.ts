@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSignedAmount } from '../../src/money.ts';
-import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
 import { segwitAddress } from '../../server/addresses.ts';
-import { playableGame, registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
+import { playableGame, signedGameWalletCall, registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { chainTransfer, depositAddress, expectLedgerBalanced, ledgerTransactionCount, signedWebhook, walletOf, type Player } from '../helpers/money.ts';
 
 /**
@@ -80,13 +79,7 @@ interface Run {
 
 const pickFrom = <T,>(items: T[], pick: number): T | undefined => (items.length === 0 ? undefined : items[pick % items.length]);
 
-function gameCall(operationId: string, body: Record<string, unknown>) {
-  const payload = JSON.stringify(body);
-  return server.call(operationId, {
-    raw: { payload, contentType: 'application/json' },
-    headers: { 'x-game-signature': signGameWalletRequest(game.secret, payload) },
-  });
-}
+const gameCall = (operationId: string, body: Record<string, unknown>) => signedGameWalletCall(server, game.secret, operationId, body);
 
 async function snapshot(run: Run) {
   const wallet = await walletOf(server, run.player);

@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
 import { postTransaction, systemAccount, transfer, verifyLedger, walletAccount } from '../../server/domain/ledger.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
 import { formatAmount, MAX_PROVIDER_AMOUNT, MAX_STORABLE_UNITS, parseSignedAmount, PROVIDER_AMOUNT_PATTERN } from '../../src/money.ts';
 import { loadOpenApi } from '../../server/http/openapi.ts';
-import { playableGame, registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
+import { playableGame, signedGameWalletCall, registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { depositAddress, expectLedgerBalanced, fundedPlayer, ledgerTransactionCount } from '../helpers/money.ts';
 
 /**
@@ -93,13 +92,7 @@ describe('a signed deposit webhook', () => {
 describe('the game wallet', () => {
   let sequence = 0;
   const nextId = (prefix: string) => `${prefix}-${process.pid}-${(sequence += 1)}`;
-  function gw(operationId: string, body: Record<string, unknown>) {
-    const payload = JSON.stringify(body);
-    return server.call(operationId, {
-      raw: { payload, contentType: 'application/json' },
-      headers: { 'x-game-signature': signGameWalletRequest(game.secret, payload) },
-    });
-  }
+  const gw = (operationId: string, body: Record<string, unknown>) => signedGameWalletCall(server, game.secret, operationId, body);
 
   it('refuses a bet, a win or a free spin over the maximum with amount.max, and moves nothing', async () => {
     const player = await fundedPlayer(server, '1');

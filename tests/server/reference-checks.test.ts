@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
 import { idempotency } from '../../server/domain/ledger.ts';
-import { playableGame, startTestServer, type TestServer } from '../helpers/api.ts';
+import { playableGame, signedGameWalletCall, startTestServer, type TestServer } from '../helpers/api.ts';
 import { expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
 /**
@@ -41,10 +40,11 @@ async function played(): Promise<Played> {
   const init = await server.call('casinoInitGame', { token: player.token, body: { gameId: game.id, currencyCode: 'LTC' } });
   expect(init.status, JSON.stringify(init.body)).toBe(200);
   const sessionId = init.body.data.gameSession.sessionId as string;
-  const body = JSON.stringify({ sessionId, roundId: `ref-round-${(sequence += 1)}`, transactionId: `ref-bet-${sequence}`, amount: '0.1' });
-  const bet = await server.call('gameWalletBet', {
-    raw: { payload: body, contentType: 'application/json' },
-    headers: { 'x-game-signature': signGameWalletRequest(game.secret, body) },
+  const bet = await signedGameWalletCall(server, game.secret, 'gameWalletBet', {
+    sessionId,
+    roundId: `ref-round-${(sequence += 1)}`,
+    transactionId: `ref-bet-${sequence}`,
+    amount: '0.1',
   });
   expect(bet.status, JSON.stringify(bet.body)).toBe(200);
   const [row] = await server.db.query<Omit<Played, 'otherCurrencyId' | 'sessionId'>>(
