@@ -5,9 +5,9 @@ import { playableGame, signedGameWalletCall, startTestServer, type TestServer } 
 import { expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
 /**
- * The money path's references (migration 0027): what six foreign keys held, checked once per statement
- * over the rows it wrote, and not at all for game_wallet_play_batch's own write, which checks its calls
- * itself. A row that refers to nothing is refused with the foreign key's name and code, a statement with
+ * The money path's references (migrations 0027 and 0028): what nine foreign keys held, checked once per
+ * statement over the rows it wrote, and not at all for the batch functions' own writes, which check their
+ * calls themselves. A row that refers to nothing is refused with the foreign key's name and code, a statement with
  * one such row among good ones writes none of them, and the rows referred to are never taken away.
  */
 
@@ -206,6 +206,92 @@ describe('game_wallet_play_batch', () => {
     const rows = await server.db.query<{ out_status: string }>(SQL, batch(p, p.currencyId, roundId));
     expect(rows.map((row) => row.out_status)).toEqual(['done']);
     expect(await count('SELECT count(*) AS n FROM game_rounds WHERE round_id = $1', [roundId])).toBe(1);
+    await expectLedgerBalanced(server);
+  });
+});
+
+/**
+ * A deposit's references (migration 0028): its address, and its wallet with that wallet's player and
+ * currency; a notification's player. deposit_notification_apply_batch vouches for its own write, as the game
+ * wallet's batch does; every other statement is checked.
+ */
+describe('deposits and notifications', () => {
+  interface Credited {
+    userId: number;
+    walletId: number;
+    currencyId: number;
+    addressId: number;
+    depositId: number;
+    otherCurrencyId: number;
+  }
+
+  /** A player funded through the payment simulator: a transfer seen, then credited, by signed webhooks. */
+  async function credited(): Promise<Credited> {
+    const player = await fundedPlayer(server, '1');
+    const [row] = await server.db.query<Omit<Credited, 'otherCurrencyId'>>(
+      `SELECT d.user_id AS "userId", d.wallet_id AS "walletId", d.currency_id AS "currencyId", d.deposit_address_id AS "addressId",
+         d.id AS "depositId"
+       FROM deposits d JOIN deposit_addresses a ON a.id = d.deposit_address_id WHERE a.address = $1 AND d.status = 'credited'`,
+      [player.depositAddress],
+    );
+    const [other] = await server.db.query<{ id: number }>('SELECT id FROM currencies WHERE id <> $1 ORDER BY id LIMIT 1', [row!.currencyId]);
+    return { ...row!, otherCurrencyId: other!.id };
+  }
+
+  const insertDeposits = (rows: { addressId: number; walletId: number; userId: number; currencyId: number }[]) =>
+    server.db.query(
+      `INSERT INTO deposits (provider, provider_tx_id, deposit_address_id, wallet_id, user_id, currency_id, amount, confirmations, status,
+         created_at, updated_at)
+       SELECT 'simulator', 'ref-transfer-' || gen_random_uuid(), r.address_id, r.wallet_id, r.user_id, r.currency_id, 1, 0, 'pending', now(), now()
+       FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::integer[]) AS r(address_id, wallet_id, user_id, currency_id)`,
+      [rows.map((r) => r.addressId), rows.map((r) => r.walletId), rows.map((r) => r.userId), rows.map((r) => r.currencyId)],
+    );
+  const depositsOf = (userId: number) => count('SELECT count(*) AS n FROM deposits WHERE user_id = $1', [userId]);
+  const notify = (userIds: number[]) =>
+    server.db.query(
+      `INSERT INTO user_notifications (user_id, title, message) SELECT u, 'Reference check', 'A notice' FROM unnest($1::bigint[]) AS u`,
+      [userIds],
+    );
+
+  it('refuse a transfer or a notice that refers to nothing, by the foreign key’s name, and its whole statement', async () => {
+    const p = await credited();
+    const good = { addressId: p.addressId, walletId: p.walletId, userId: p.userId, currencyId: p.currencyId };
+    const before = await depositsOf(p.userId);
+
+    await expect(insertDeposits([{ ...good, addressId: 2 ** 40 }])).rejects.toThrow(/violates foreign key constraint "deposits_deposit_address_id_fkey"/);
+    await expect(insertDeposits([good, { ...good, currencyId: p.otherCurrencyId }])).rejects.toThrow(
+      /violates foreign key constraint "deposits_wallet_user_currency"/,
+    );
+    await expect(insertDeposits([{ ...good, userId: p.userId + 1_000_000 }])).rejects.toMatchObject({ code: '23503' });
+    expect(await depositsOf(p.userId)).toBe(before);
+    await insertDeposits([good, good]);
+    expect(await depositsOf(p.userId)).toBe(before + 2);
+
+    const notices = await count('SELECT count(*) AS n FROM user_notifications WHERE user_id = $1', [p.userId]);
+    await expect(notify([p.userId, 2 ** 40])).rejects.toThrow(/violates foreign key constraint "user_notifications_user_id_fkey"/);
+    await notify([p.userId]);
+    expect(await count('SELECT count(*) AS n FROM user_notifications WHERE user_id = $1', [p.userId])).toBe(notices + 1);
+  });
+
+  it('keep the rows they refer to, and their references', async () => {
+    const p = await credited();
+    const refusals: [string, unknown[]][] = [
+      ['DELETE FROM deposit_addresses WHERE id = $1', [p.addressId]],
+      ['UPDATE deposit_addresses SET id = id + 1000000 WHERE id = $1', [p.addressId]],
+      ['DELETE FROM users WHERE id = $1', [p.userId]],
+      ['UPDATE users SET id = id WHERE id = $1', [p.userId]],
+      ['UPDATE deposits SET wallet_id = wallet_id WHERE id = $1', [p.depositId]],
+      ['UPDATE deposits SET deposit_address_id = deposit_address_id WHERE id = $1', [p.depositId]],
+      ['UPDATE user_notifications SET user_id = user_id WHERE user_id = $1', [p.userId]],
+    ];
+    for (const [sql, params] of refusals) {
+      await expect(server.db.query(sql, params), sql).rejects.toMatchObject({ code: '23503' });
+    }
+    await expect(server.db.query('UPDATE users SET id = id WHERE id = $1', [p.userId])).rejects.toThrow(/users does not change id of its rows/);
+    // Other columns change as before.
+    await server.db.query('UPDATE deposits SET updated_at = updated_at WHERE id = $1', [p.depositId]);
+    await server.db.query('UPDATE users SET updated_at = updated_at WHERE id = $1', [p.userId]);
+    expect(await count('SELECT count(*) AS n FROM deposits WHERE id = $1 AND deposit_address_id = $2', [p.depositId, p.addressId])).toBe(1);
     await expectLedgerBalanced(server);
   });
 });
