@@ -34,6 +34,12 @@ interface Played {
 
 let sequence = 0;
 
+/** A currency other than the given one: a wallet's id with it names no wallet of that player. */
+async function otherCurrency(currencyId: number): Promise<number> {
+  const [other] = await server.db.query<{ id: number }>('SELECT id FROM currencies WHERE id <> $1 ORDER BY id LIMIT 1', [currencyId]);
+  return other!.id;
+}
+
 /** A funded player's real-money session, a bet played through the provider's signed call, and its rows. */
 async function played(): Promise<Played> {
   const player = await fundedPlayer(server, '1');
@@ -53,8 +59,7 @@ async function played(): Promise<Played> {
      FROM game_rounds r JOIN game_wallet_actions a ON a.round_pk = r.id WHERE r.session_id = $1`,
     [sessionId],
   );
-  const [other] = await server.db.query<{ id: number }>('SELECT id FROM currencies WHERE id <> $1 ORDER BY id LIMIT 1', [row!.currencyId]);
-  return { ...row!, otherCurrencyId: other!.id, sessionId };
+  return { ...row!, otherCurrencyId: await otherCurrency(row!.currencyId), sessionId };
 }
 
 const count = async (sql: string, params: unknown[]) => Number((await server.db.query<{ n: string }>(sql, params))[0]!.n);
@@ -234,8 +239,7 @@ describe('deposits and notifications', () => {
        FROM deposits d JOIN deposit_addresses a ON a.id = d.deposit_address_id WHERE a.address = $1 AND d.status = 'credited'`,
       [player.depositAddress],
     );
-    const [other] = await server.db.query<{ id: number }>('SELECT id FROM currencies WHERE id <> $1 ORDER BY id LIMIT 1', [row!.currencyId]);
-    return { ...row!, otherCurrencyId: other!.id };
+    return { ...row!, otherCurrencyId: await otherCurrency(row!.currencyId) };
   }
 
   const insertDeposits = (rows: { addressId: number; walletId: number; userId: number; currencyId: number }[]) =>
