@@ -116,12 +116,13 @@ const CORS_MAX_AGE_SECONDS = '600';
  * CORS on the API for the configured origins: an allowed origin may call it with a bearer token (no
  * cookies are used, so no credentials); any other origin gets no CORS header and the browser keeps the
  * answer from it. A preflight (OPTIONS) from an allowed origin answers 204; every other OPTIONS falls
- * through to the 404 envelope as before.
+ * through to the 404 envelope as before. Retry-After and Date are readable there: the SPA waits by the one
+ * and reads the server's clock from the other.
  */
 function corsHeaders(settings: SecuritySettings, req: FastifyRequest): Record<string, string> {
   const origin = req.headers.origin;
   if (settings.corsOrigins.length === 0 || typeof origin !== 'string' || !settings.corsOrigins.includes(origin)) return {};
-  return { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' };
+  return { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after, date' };
 }
 
 export function registerSecurity(app: FastifyInstance, config: Config): void {

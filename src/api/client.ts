@@ -29,6 +29,8 @@ export interface ApiClientOptions {
    * the session): the app ends the session with its own message.
    */
   onInactive?: () => void;
+  /** Every answer's Date header (null where it has none), as it arrives: the server's clock (./serverClock.ts). */
+  onServerDate?: (date: string | null) => void;
   /** How long a request may take, answer body included; REQUEST_TIMEOUT_MS unless given. */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -99,6 +101,7 @@ export function createApiClient(options: ApiClientOptions) {
       return timedRequest(request, headers, timeoutMs);
     },
     async onResponse({ request, response, schemaPath }) {
+      options.onServerDate?.(response.headers.get('date'));
       if (response.status === 401 && !quietUnauthorized.has(schemaPath)) options.onUnauthorized();
       if (response.status === 403 && options.onInactive && request.headers.has('Authorization')) {
         const body: unknown = await response

@@ -15,12 +15,15 @@ export function RealityCheckTimer({ sessionStartedAt, now }: { sessionStartedAt:
   return null;
 }
 
-/** For the session the app holds: it started at the login (the user's lastLoginAt), else now. */
+/**
+ * For the session the app holds: it started at the login (the user's lastLoginAt), else now. Both are
+ * the server's times: a device clock minutes ahead would otherwise end a fresh session at once.
+ */
 export default function RealityCheck() {
-  const { app } = useWiring();
+  const { app, serverNow } = useWiring();
   const lastLoginAt = useSelector(app, (s) => s.context.user?.lastLoginAt ?? null);
   const [times] = useState(() => {
-    const now = new Date().toISOString();
+    const now = new Date(serverNow()).toISOString();
     return { now, sessionStartedAt: lastLoginAt !== null && !Number.isNaN(Date.parse(lastLoginAt)) ? lastLoginAt : now };
   });
   return <RealityCheckTimer sessionStartedAt={times.sessionStartedAt} now={times.now} />;

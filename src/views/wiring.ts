@@ -3,6 +3,7 @@ import { useActorRef } from '@xstate/react';
 import { createActor, fromPromise, type ActorRefFrom, type AnyStateMachine, type InputFrom, type InspectionEvent } from 'xstate';
 import { navigate as navigateTo } from 'wouter/use-browser-location';
 import { createApiClient, defaultBaseUrl } from '../api/client.ts';
+import { createServerClock } from '../api/serverClock.ts';
 import type { LiveStream } from './live-stream.ts';
 import {
   createTranslator,
@@ -159,6 +160,8 @@ export interface Outside {
   newIdempotencyKey(): Promise<string>;
   /** The browser's share sheet (the Web Share API); rejects where there is none, or when it is closed. */
   share(data: ShareRequest): Promise<void>;
+  /** The server's time now in ms (src/api/serverClock.ts); the device's own (Date.now) unless given. */
+  serverNow?: () => number;
 }
 
 /** Where live events come from: the session's stream in the browser, a fake that sends what a test says. */
@@ -344,6 +347,8 @@ export interface Wiring {
   inspect: (event: InspectionEvent) => void;
   /** Opens a dialog or a screen from a view's link or button. */
   navigate(to: string, options?: { replace?: boolean }): void;
+  /** The server's time now in ms, for times the server gave (a session's start). */
+  serverNow(): number;
 }
 
 export function createWiring(outside: Outside): Wiring {
@@ -379,7 +384,15 @@ export function createWiring(outside: Outside): Wiring {
   const settings = createActor(settingsMachine.provide({ actors: { loadSettings: actors.loadSettings } }), { inspect });
   settings.start();
 
-  return { app, settings, social: outside.social, flows: createFlows(outside, app, settings), inspect, navigate: outside.navigate };
+  return {
+    app,
+    settings,
+    social: outside.social,
+    flows: createFlows(outside, app, settings),
+    inspect,
+    navigate: outside.navigate,
+    serverNow: outside.serverNow ?? Date.now,
+  };
 }
 
 function localStorageOrNull(): Storage | null {
@@ -406,7 +419,9 @@ function randomUuid(): string {
 export function createBrowserWiring(): Wiring {
   const storage = localStorageOrNull();
   let wiring: Wiring | null = null;
+  const clock = createServerClock();
   const client = createApiClient({
+    onServerDate: clock.observe,
     getToken: () => wiring?.app.getSnapshot().context.accessToken ?? storage?.getItem(TOKEN_STORAGE_KEY) ?? null,
     onUnauthorized: () => wiring?.app.send({ type: 'SESSION.EXPIRED' }),
     onInactive: () => wiring?.app.send({ type: 'SESSION.INACTIVE' }),
@@ -448,6 +463,7 @@ export function createBrowserWiring(): Wiring {
     copyText: (text) => navigator.clipboard.writeText(text),
     newIdempotencyKey: async () => randomUuid(),
     share: (data) => navigator.share(data),
+    serverNow: clock.now,
     showLanguage: (language) => {
       document.documentElement.lang = language;
     },

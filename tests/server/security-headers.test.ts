@@ -166,6 +166,8 @@ describe('CORS', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example');
     expect(allowed.headers.vary).toMatch(/Origin/);
     expect(allowed.headers['access-control-allow-credentials']).toBeUndefined();
+    // The SPA on that origin reads Retry-After, and Date for the server's clock (src/api/serverClock.ts).
+    expect(allowed.headers['access-control-expose-headers']).toBe('retry-after, date');
 
     const preflight = await app.app.inject({
       method: 'OPTIONS',

@@ -35,6 +35,24 @@ describe('the API client', () => {
     expect(seen[0]?.credentials).toBe('include');
   });
 
+  it("hands every answer's Date header to onServerDate, errors included, and null where there is none", async () => {
+    const dates: (string | null)[] = [];
+    const answers = [
+      new Response(JSON.stringify({ data: {}, errors: [] }), { status: 200, headers: { date: 'Sun, 01 Mar 2026 12:00:00 GMT' } }),
+      new Response(JSON.stringify({ data: null, errors: [{ code: 'X' }] }), { status: 401, headers: { date: 'Sun, 01 Mar 2026 12:00:05 GMT' } }),
+      jsonResponse(200, { data: {}, errors: [] }),
+    ];
+    const client = createApiClient({
+      baseUrl,
+      getToken: () => null,
+      onUnauthorized: () => {},
+      onServerDate: (date) => void dates.push(date),
+      fetch: async () => answers.shift()!,
+    });
+    for (let call = 0; call < 3; call += 1) await client.GET('/common/get-languages');
+    expect(dates).toEqual(['Sun, 01 Mar 2026 12:00:00 GMT', 'Sun, 01 Mar 2026 12:00:05 GMT', null]);
+  });
+
   it('sends no Authorization header without a token', async () => {
     let header: string | null = 'unset';
     const client = createApiClient({

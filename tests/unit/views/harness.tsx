@@ -164,6 +164,8 @@ export interface HarnessOptions {
   newIdempotencyKey?: Outside['newIdempotencyKey'];
   /** The share sheet (default: none, it rejects). */
   share?: Outside['share'];
+  /** The server's clock (default: the device's). */
+  serverNow?: Outside['serverNow'];
   /** The /fairness page's recomputation (default: src/fairness in this process). */
   verifyBet?: (bet: Bet, signal: AbortSignal) => Promise<VerifiedBet>;
 }
@@ -258,6 +260,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     copyText: options.copyText ?? (() => Promise.reject(new Error('no clipboard in this test'))),
     newIdempotencyKey: options.newIdempotencyKey ?? (async () => crypto.randomUUID()),
     share: options.share ?? (() => Promise.reject(new Error('no share sheet in this test'))),
+    ...(options.serverNow ? { serverNow: options.serverNow } : {}),
     inspect: (event) => {
       if (appActor === null && event.type === '@xstate.actor') appActor = event.actorRef;
       inspect(event);
