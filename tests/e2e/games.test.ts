@@ -30,7 +30,7 @@ async function tileNames(page: Page): Promise<string[]> {
 
 /**
  * The rows of tiles drawn now (their index and game ids) once a row covers the middle of the screen, then
- * the page scrolled on by `fraction` of a screen; and whether it was at its end.
+ * the page scrolled on by `fraction` of a screen (0: read only); and whether it was at its end.
  */
 async function readRowsAndScroll(page: Page, fraction: number): Promise<{ read: [number, string[]][]; atEnd: boolean }> {
   return page.evaluate(async (by) => {
@@ -93,13 +93,7 @@ it('shows a visitor the lobby, a category paged by scrolling, a search and a pro
   expect(await counts()).toEqual([total, total]);
   // The last rows, drawn with the frame after the last page came.
   await page.waitForTimeout(300);
-  const last = await page.evaluate(() =>
-    [...document.querySelectorAll('main [data-index]')].map((row) => [
-      Number(row.getAttribute('data-index')),
-      [...row.querySelectorAll('article')].map((tile) => new URL(tile.querySelector('a')!.href).searchParams.get('game') ?? ''),
-    ]),
-  );
-  for (const [index, ids] of last as [number, string[]][]) rows.set(index, ids);
+  for (const [index, ids] of (await readRowsAndScroll(page, 0)).read) rows.set(index, ids);
   // A row drawn late on a busy machine can still be scrolled past unread: with the whole grid loaded,
   // the rows not read yet are read on the way down again, in quarter screens.
   const missing = () => Array.from({ length: Math.max(...rows.keys()) + 1 }, (_, index) => index).filter((index) => !rows.has(index));

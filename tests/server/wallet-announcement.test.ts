@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../server/db/db.ts';
 import { startTestServer, type TestServer } from '../helpers/api.ts';
-import { fundedPlayer } from '../helpers/money.ts';
+import { fundedPlayer, walletOf } from '../helpers/money.ts';
 
 /*
  * A wallet's change announced by its trigger (wallets_announce, migration 0011) only where the server does
@@ -37,25 +37,17 @@ async function triggerCalls(walletId: number, byServer: boolean): Promise<number
   return calls;
 }
 
-async function walletOf(userId: number): Promise<number> {
-  const [wallet] = await server.db.query<{ id: number }>(
-    "SELECT w.id FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND c.code = 'LTC'",
-    [userId],
-  );
-  return wallet!.id;
-}
-
 describe('wallet announcements', () => {
   it("calls no trigger function for a wallet moved where the server announces (casino.announce = 'by_server')", async () => {
     const player = await fundedPlayer(server, '1');
-    const walletId = await walletOf(player.user.id);
+    const walletId = (await walletOf(server, player)).id;
     expect(await triggerCalls(walletId, true)).toBe(0);
     expect(await triggerCalls(walletId, false)).toBe(1);
   });
 
   it('announces a balance moved outside the money paths once committed, and nothing for one the server announces', async () => {
     const player = await fundedPlayer(server, '1');
-    const walletId = await walletOf(player.user.id);
+    const walletId = (await walletOf(server, player)).id;
     const announced: string[] = [];
     const stop = await server.db.listen('casino_events', (payload) => announced.push(payload));
     try {
