@@ -6,13 +6,6 @@ import { inject } from 'vitest';
 import { newPlayer } from '../helpers/players.ts';
 
 /**
- * The browser tests' world: a real Chromium (CHROME_PATH, else the one the npm package
- * @sparticuz/chromium unpacks, so nothing is downloaded outside the npm registry) driving the built SPA
- * served with the API by a real server process on a fresh embedded database. The global setup
- * (tests/e2e/global.ts) starts one browser and one server for the whole run; each file connects to the
- * browser and opens contexts of its own, so files share no cookies, storage or cache.
- */
-/**
  * Flags of the packaged Chromium's defaults, which are made for one-page serverless runs, left out here:
  * - `--single-process`: closing a page would close the browser;
  * - a GPU emulated in software (SwiftShader through ANGLE) inside the browser process: the pages need no
@@ -33,6 +26,13 @@ const SERVERLESS_ONLY_FLAGS = new Set([
   '--allow-running-insecure-content',
 ]);
 
+/**
+ * The browser tests' world: a real Chromium (CHROME_PATH, else the one the npm package
+ * @sparticuz/chromium unpacks, so nothing is downloaded outside the npm registry) driving the built SPA
+ * served with the API by a real server process on a fresh embedded database. The global setup
+ * (tests/e2e/global.ts) starts one browser and one server for the whole run; each file connects to the
+ * browser and opens contexts of its own, so files share no cookies, storage or cache.
+ */
 export async function browserLaunchOptions(): Promise<LaunchOptions> {
   const flags = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
   if (process.env.CHROME_PATH) {
