@@ -9,7 +9,7 @@ import { newPlayer } from '../helpers/players.ts';
  * Flags of the packaged Chromium's defaults, which are made for one-page serverless runs, left out here:
  * - `--single-process`: closing a page would close the browser;
  * - a GPU emulated in software (SwiftShader through ANGLE) inside the browser process: the pages need no
- *   GL, and Chromium's own software drawing (`--disable-gpu`, as with CHROME_PATH) costs far less. With
+ *   GL, and Chromium's own software drawing (`--disable-gpu`, in every launch) costs far less. With
  *   the emulated GPU, the browser process took 303 s of CPU in a run of these tests (the whole browser
  *   372 s, the run 327 s at 187% of the 2 cores); without it, the browser 151 s and the run 209 s;
  * - `--disable-web-security` and `--allow-running-insecure-content`: the pages are tested under the
@@ -34,13 +34,14 @@ const SERVERLESS_ONLY_FLAGS = new Set([
  * browser and opens contexts of its own, so files share no cookies, storage or cache.
  */
 export async function browserLaunchOptions(): Promise<LaunchOptions> {
-  const flags = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+  // Chromium's own software drawing for the pages, whichever browser: they need no GL.
+  const flags = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
   if (process.env.CHROME_PATH) {
-    return { executablePath: process.env.CHROME_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', ...flags] };
+    return { executablePath: process.env.CHROME_PATH, headless: true, args: ['--no-sandbox', ...flags] };
   }
   const packaged = (await import('@sparticuz/chromium')).default;
   const args = packaged.args.filter((arg) => !SERVERLESS_ONLY_FLAGS.has(arg));
-  return { executablePath: await unpackedChromium(packaged), headless: true, args: [...args, '--disable-gpu', ...flags] };
+  return { executablePath: await unpackedChromium(packaged), headless: true, args: [...args, ...flags] };
 }
 
 /**
