@@ -40,6 +40,15 @@ export interface Db extends Queryable {
    * the function it resolves to stops.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Statements that need not wait for one another's answers: on PostgreSQL a connection of its own in
+   * pipeline mode, where each statement is sent at once, even while earlier ones are on their way, and
+   * PostgreSQL runs them in the order sent, each in its own transaction (an error ends only its own). The
+   * batchers (server/domain/batcher.ts) send their batches there: a batch started while another is on its
+   * way waits behind it inside PostgreSQL, which starts it as soon as the first has committed, not once the
+   * server has heard the answer and sent the next. On PGlite the database itself.
+   */
+  pipeline(): Queryable;
   close(): Promise<void>;
 }
 
@@ -92,6 +101,10 @@ class PGliteDb implements Db {
     return this.pglite.listen(channel, onNotify);
   }
 
+  pipeline(): Queryable {
+    return this;
+  }
+
   async close(): Promise<void> {
     await this.pglite.close();
   }
@@ -106,7 +119,7 @@ class PGliteDb implements Db {
 pg.types.setTypeParser(20, (value) => Number(value));
 
 /** A statement on the pool or on a transaction's connection: prepared under its name when it has one. */
-async function rowsOf<T extends object>(on: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[], options: QueryOptions): Promise<T[]> {
+async function rowsOf<T extends object>(on: pg.Pool | pg.ClientBase, sql: string, params: readonly unknown[], options: QueryOptions): Promise<T[]> {
   const values = params as unknown[];
   const result = await on.query<T>(options.prepared === undefined ? { text: sql, values } : { name: options.prepared, text: sql, values });
   return result.rows;
@@ -173,7 +186,41 @@ class PostgresDb implements Db {
     };
   }
 
+  private pipelined: Promise<pg.Client> | null = null;
+  private readonly pipelineQueryable: Queryable = {
+    query: async <T extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) =>
+      rowsOf<T>(await this.pipelineClient(), sql, params, options),
+  };
+
+  pipeline(): Queryable {
+    return this.pipelineQueryable;
+  }
+
+  /**
+   * The pipelined connection, opened at its first statement. A connection lost (or never made) fails the
+   * statements on their way on it, and the next statement opens another.
+   */
+  private pipelineClient(): Promise<pg.Client> {
+    if (!this.pipelined) {
+      const client = new pg.Client({ connectionString: this.url, pipeline: true });
+      const connecting = client.connect().then(() => client);
+      const forget = () => {
+        if (this.pipelined === connecting) this.pipelined = null;
+      };
+      // A dropped connection is reported by the error event; without a handler it would end the process.
+      client.on('error', forget);
+      client.on('end', forget);
+      connecting.catch(forget);
+      this.pipelined = connecting;
+    }
+    return this.pipelined;
+  }
+
   async close(): Promise<void> {
+    const pipelined = this.pipelined;
+    this.pipelined = null;
+    // Statements already on their way are answered first (pg's end waits for them in pipeline mode).
+    if (pipelined) await pipelined.then((client) => client.end()).catch(() => undefined);
     await this.pool.end();
   }
 }

@@ -65,7 +65,7 @@ const urls = new WeakMap<Db, string>();
 export async function secondConnection(db: Db): Promise<Db> {
   const url = urls.get(db);
   if (url) return openDb({ kind: 'postgres', url, maxConnections: 10 });
-  return { ...db, kind: db.kind, query: db.query.bind(db), transaction: db.transaction.bind(db), exec: db.exec.bind(db), exclusively: db.exclusively.bind(db), listen: db.listen.bind(db), close: async () => undefined };
+  return { ...db, kind: db.kind, query: db.query.bind(db), transaction: db.transaction.bind(db), exec: db.exec.bind(db), exclusively: db.exclusively.bind(db), listen: db.listen.bind(db), pipeline: db.pipeline.bind(db), close: async () => undefined };
 }
 
 /** The connection URL of a PostgreSQL test database (for a process of its own to open it); undefined on PGlite. */
@@ -127,6 +127,8 @@ function savepointDb(kind: Db['kind'], tx: Queryable): Db {
     exclusively: (_name, fn) => fn(),
     // Nothing a rolled-back transaction notifies is ever delivered.
     listen: () => Promise.reject(new Error('nothing is announced from inside the test transaction')),
+    // One transaction: a batch's statement runs in it like any other.
+    pipeline: () => db,
     close: async () => undefined,
   };
   return db;

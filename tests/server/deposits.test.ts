@@ -354,6 +354,16 @@ describe('many transfers at once', () => {
       if (sql.includes('deposit_notification_apply_batch(')) batches.push((rest[0] as unknown[][])[1]!.length);
       return result;
     }) as typeof server.db.query;
+    // On PostgreSQL batches go over the pipelined connection (Db.pipeline), counted there too; on PGlite that is the database itself.
+    const pipeline = server.db.pipeline();
+    const pipelineQuery = pipeline.query;
+    if (pipeline !== server.db) {
+      pipeline.query = (async (sql: string, ...rest: Parameters<typeof pipeline.query> extends [string, ...infer R] ? R : never) => {
+        const result = await pipelineQuery.call(pipeline, sql, ...rest);
+        if (sql.includes('deposit_notification_apply_batch(')) batches.push((rest[0] as unknown[][])[1]!.length);
+        return result;
+      }) as typeof pipeline.query;
+    }
     // What the players' streams hear, in order: each notification that changed something announces its
     // deposit, the wallets, and at a credit the player's notice, batched or not.
     const heard: string[] = [];
@@ -432,6 +442,7 @@ describe('many transfers at once', () => {
       expect(await ledgerTransactionCount()).toBe(before + 26);
     } finally {
       server.db.query = query;
+      pipeline.query = pipelineQuery;
       await stopListening();
     }
     // Most notifications went in batches (16 at most in one).

@@ -604,6 +604,16 @@ describe('concurrency', () => {
       if (sql.includes('game_wallet_play_batch(')) batches.push((rest[0] as unknown[][])[0]!.length);
       return result;
     }) as typeof server.db.query;
+    // On PostgreSQL batches go over the pipelined connection (Db.pipeline), counted there too; on PGlite that is the database itself.
+    const pipeline = server.db.pipeline();
+    const pipelineQuery = pipeline.query;
+    if (pipeline !== server.db) {
+      pipeline.query = (async (sql: string, ...rest: Parameters<typeof pipeline.query> extends [string, ...infer R] ? R : never) => {
+        const result = await pipelineQuery.call(pipeline, sql, ...rest);
+        if (sql.includes('game_wallet_play_batch(')) batches.push((rest[0] as unknown[][])[0]!.length);
+        return result;
+      }) as typeof pipeline.query;
+    }
     // What the players' streams hear: each call that moved money announces its player's wallets, batched or not.
     const heard: string[] = [];
     const stopListening = await server.db.listen(LIVE_CHANNEL, (payload) => heard.push(payload));
@@ -649,6 +659,7 @@ describe('concurrency', () => {
       for (const [i, player] of players.entries()) expect(await balances(player.user.id)).toEqual({ available: i % 2 === 0 ? '0.9' : '1.15', bonus: '0' });
     } finally {
       server.db.query = query;
+      pipeline.query = pipelineQuery;
       await stopListening();
     }
     // Most calls went in batches (16 calls at most in one).
