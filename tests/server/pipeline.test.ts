@@ -59,10 +59,12 @@ if (process.env.TEST_DATABASE_URL) {
 
     it('fails the statements on their way when its connection is lost, and opens another for the next', async () => {
       const pid = await backend();
-      const onTheirWay = [db.pipeline().query('SELECT pg_sleep(0.5)'), db.pipeline().query('SELECT 1 AS one')];
+      // Their outcomes are awaited from the start: they fail as soon as the connection goes, which may be
+      // before the statement that ends it has answered.
+      const onTheirWay = Promise.allSettled([db.pipeline().query('SELECT pg_sleep(0.5)'), db.pipeline().query('SELECT 1 AS one')]);
       await new Promise((resolve) => setTimeout(resolve, 100));
       await db.query('SELECT pg_terminate_backend($1)', [pid]);
-      const settled = await Promise.allSettled(onTheirWay);
+      const settled = await onTheirWay;
       expect(settled.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
       const next = await backend();
       expect(next).not.toBe(pid);
