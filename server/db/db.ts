@@ -187,6 +187,7 @@ class PostgresDb implements Db {
   }
 
   private pipelined: Promise<pg.Client> | null = null;
+  private closed = false;
   private readonly pipelineQueryable: Queryable = {
     query: async <T extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) =>
       rowsOf<T>(await this.pipelineClient(), sql, params, options),
@@ -201,6 +202,8 @@ class PostgresDb implements Db {
    * statements on their way on it, and the next statement opens another.
    */
   private pipelineClient(): Promise<pg.Client> {
+    // Once closed, no statement opens a connection that nothing would end.
+    if (this.closed) return Promise.reject(new Error('the database was closed'));
     if (!this.pipelined) {
       const client = new pg.Client({ connectionString: this.url, pipeline: true });
       const connecting = client.connect().then(() => client);
@@ -217,6 +220,7 @@ class PostgresDb implements Db {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const pipelined = this.pipelined;
     this.pipelined = null;
     // Statements already on their way are answered first (pg's end waits for them in pipeline mode).

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { one, sqlState, type Db } from '../../server/db/db.ts';
-import { createTestDb } from '../helpers/db.ts';
+import { createTestDb, secondConnection } from '../helpers/db.ts';
 
 /**
  * Db.pipeline: the statements the batchers send without waiting for the answers of the ones before (on
@@ -69,6 +69,13 @@ if (process.env.TEST_DATABASE_URL) {
       const next = await backend();
       expect(next).not.toBe(pid);
       expect(await one<{ one: number }>(db.pipeline(), 'SELECT 1 AS one')).toEqual({ one: 1 });
+    });
+
+    it('opens no connection once the database is closed', async () => {
+      const other = await secondConnection(db);
+      await other.pipeline().query('SELECT 1');
+      await other.close();
+      await expect(other.pipeline().query('SELECT 1')).rejects.toThrow('the database was closed');
     });
   });
 }
