@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
-import { isPGlite, openDb, type Db, type Queryable } from '../../server/db/db.ts';
+import { isPGlite, openDb, type Db, type Queryable, type QueryOptions } from '../../server/db/db.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedReferenceData } from '../../server/db/seed.ts';
 
@@ -177,5 +177,28 @@ export function useRollbackDb(): () => Db {
   return () => {
     if (!current) throw new Error('the test database exists only inside a test');
     return current;
+  };
+}
+
+/**
+ * Counts the batches the server's batchers run through `fn` (a batch function's name), on the pipelined
+ * connection they go over (Db.pipeline; on PGlite the database itself): how many calls each held, read from
+ * its parameters by `callsIn`, once answered (a batch that failed would have run its calls alone). stop()
+ * gives the connection its query back.
+ */
+export function countBatches(db: Db, fn: string, callsIn: (params: readonly unknown[]) => number): { sizes: number[]; stop: () => void } {
+  const pipeline = db.pipeline();
+  const previous = pipeline.query;
+  const sizes: number[] = [];
+  pipeline.query = (async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+    const rows = await previous.call(pipeline, sql, params, options);
+    if (sql.includes(`${fn}(`)) sizes.push(callsIn(params ?? []));
+    return rows;
+  }) as Queryable['query'];
+  return {
+    sizes,
+    stop: () => {
+      pipeline.query = previous;
+    },
   };
 }

@@ -14,7 +14,7 @@ import type { SimulatorPaymentProvider } from '../../server/providers/payment-si
 import { signWebhook } from '../../server/providers/payment.ts';
 import { LIVE_CHANNEL, parseLiveMessage, type LiveKind } from '../../server/live.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
-import { createTestDb } from '../helpers/db.ts';
+import { countBatches, createTestDb } from '../helpers/db.ts';
 import { depositAddress as addressOf, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
 
 /**
@@ -339,7 +339,6 @@ describe('many transfers at once', () => {
 
     // The first notification of each wave is held back a moment, so that the rest arrive while it is on its
     // way and wait together, as they do under load.
-    const batches: number[] = [];
     const query = server.db.query.bind(server.db);
     let held: Promise<void> | null = null;
     server.db.query = (async (sql: string, ...rest: Parameters<typeof server.db.query> extends [string, ...infer R] ? R : never) => {
@@ -349,21 +348,9 @@ describe('many transfers at once', () => {
         });
         await held;
       }
-      const result = await query(sql, ...rest);
-      // Counted once answered: a batch that failed would have run its notifications alone.
-      if (sql.includes('deposit_notification_apply_batch(')) batches.push((rest[0] as unknown[][])[1]!.length);
-      return result;
+      return query(sql, ...rest);
     }) as typeof server.db.query;
-    // On PostgreSQL batches go over the pipelined connection (Db.pipeline), counted there too; on PGlite that is the database itself.
-    const pipeline = server.db.pipeline();
-    const pipelineQuery = pipeline.query;
-    if (pipeline !== server.db) {
-      pipeline.query = (async (sql: string, ...rest: Parameters<typeof pipeline.query> extends [string, ...infer R] ? R : never) => {
-        const result = await pipelineQuery.call(pipeline, sql, ...rest);
-        if (sql.includes('deposit_notification_apply_batch(')) batches.push((rest[0] as unknown[][])[1]!.length);
-        return result;
-      }) as typeof pipeline.query;
-    }
+    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'deposit_notification_apply_batch', (params) => (params[1] as unknown[]).length);
     // What the players' streams hear, in order: each notification that changed something announces its
     // deposit, the wallets, and at a credit the player's notice, batched or not.
     const heard: string[] = [];
@@ -441,8 +428,8 @@ describe('many transfers at once', () => {
       );
       expect(await ledgerTransactionCount()).toBe(before + 26);
     } finally {
+      stopCounting();
       server.db.query = query;
-      pipeline.query = pipelineQuery;
       await stopListening();
     }
     // Most notifications went in batches (16 at most in one).

@@ -5,6 +5,7 @@ import { LIVE_CHANNEL, parseLiveMessage } from '../../server/live.ts';
 import { findTransactionByIdempotency, idempotency, postingRequestHash, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { playableGame, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, type Player } from '../helpers/money.ts';
+import { countBatches } from '../helpers/db.ts';
 
 /**
  * The seamless game wallet through HTTP: a player funded through the payment simulator's chain opens a
@@ -589,7 +590,6 @@ describe('concurrency', () => {
     const rounds = players.map(() => nextId('round'));
     // The first calls of each wave are held back a moment, so that the rest arrive while they are on their
     // way and wait together, as they do under load.
-    const batches: number[] = [];
     const query = server.db.query.bind(server.db);
     let held: Promise<void> | null = null;
     server.db.query = (async (sql: string, ...rest: Parameters<typeof server.db.query> extends [string, ...infer R] ? R : never) => {
@@ -599,21 +599,9 @@ describe('concurrency', () => {
         });
         await held;
       }
-      const result = await query(sql, ...rest);
-      // Counted once answered: a batch that failed would have run its calls alone.
-      if (sql.includes('game_wallet_play_batch(')) batches.push((rest[0] as unknown[][])[0]!.length);
-      return result;
+      return query(sql, ...rest);
     }) as typeof server.db.query;
-    // On PostgreSQL batches go over the pipelined connection (Db.pipeline), counted there too; on PGlite that is the database itself.
-    const pipeline = server.db.pipeline();
-    const pipelineQuery = pipeline.query;
-    if (pipeline !== server.db) {
-      pipeline.query = (async (sql: string, ...rest: Parameters<typeof pipeline.query> extends [string, ...infer R] ? R : never) => {
-        const result = await pipelineQuery.call(pipeline, sql, ...rest);
-        if (sql.includes('game_wallet_play_batch(')) batches.push((rest[0] as unknown[][])[0]!.length);
-        return result;
-      }) as typeof pipeline.query;
-    }
+    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'game_wallet_play_batch', (params) => (params[0] as unknown[]).length);
     // What the players' streams hear: each call that moved money announces its player's wallets, batched or not.
     const heard: string[] = [];
     const stopListening = await server.db.listen(LIVE_CHANNEL, (payload) => heard.push(payload));
@@ -658,8 +646,8 @@ describe('concurrency', () => {
       expect(await heardOf(1)).toEqual(players.map((_, i) => (i % 2 === 0 ? 1 : 2)));
       for (const [i, player] of players.entries()) expect(await balances(player.user.id)).toEqual({ available: i % 2 === 0 ? '0.9' : '1.15', bonus: '0' });
     } finally {
+      stopCounting();
       server.db.query = query;
-      pipeline.query = pipelineQuery;
       await stopListening();
     }
     // Most calls went in batches (16 calls at most in one).
