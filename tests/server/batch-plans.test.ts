@@ -8,7 +8,7 @@ import { depositAddress, expectLedgerBalanced, fundedPlayer } from '../helpers/m
 
 /**
  * The batch functions (game_wallet_play_batch, migrations 0024 and 0026; deposit_notification_apply_batch,
- * migration 0025) and the money tables' reference checks (migration 0027) plan their statements once per
+ * migrations 0025 and 0030) and the money tables' reference checks (migration 0027) plan their statements once per
  * connection and keep the plans while the tables grow. A plan made while the tables were small must still
  * find every row by its key: no table read whole, no hash built over one. The tables here are as small as a new casino's, analysed, and PostgreSQL's auto_explain
  * hands the plan of every statement inside the functions to the test's own connection.
