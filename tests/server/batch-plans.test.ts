@@ -107,6 +107,7 @@ describe('the batch functions', () => {
       for (const setting of settings) await client.query(`SET ${setting}`);
 
       const rounds = rows.map(() => `plan-round-${randomUUID()}`);
+      const transfers = randomUUID();
       const play = async (action: 'bet' | 'win', amount: string) => {
         const keys = rounds.map((round) => idempotency.game(round, action));
         const result = await client.query<{ out_status: string }>(
@@ -136,7 +137,7 @@ describe('the batch functions', () => {
         expect(result.rows.map((row) => row.out_status)).toEqual(['done', 'done']);
       };
       const notify = async (confirmations: number, expected: string) => {
-        const txIds = addresses.map((address) => `plan-${rounds[0]}-${address}`);
+        const txIds = addresses.map((address) => `plan-${transfers}-${address}`);
         const result = await client.query<{ out_status: string }>(
           'SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
           [
