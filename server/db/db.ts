@@ -58,6 +58,15 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The constraint or index a database error names (PostgreSQL's `constraint`; PGlite may give only its message). */
+export function constraintOf(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return '';
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
+  if (typeof constraint === 'string') return constraint;
+  const named = typeof message === 'string' ? /constraint "([^"]+)"/.exec(message) : null;
+  return named?.[1] ?? '';
+}
+
 export async function one<T extends object>(db: Queryable, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T> {
   const rows = await db.query<T>(sql, params, options);
   const first = rows[0];

@@ -4,7 +4,7 @@ import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts
 import { minesMultiplier, minesOutcome, minesParamsError, numbersNeeded as minesNumbers, MINES_TILES } from '../../src/fairness/mines.ts';
 import { randomIntegers, type SeedPair } from '../../src/fairness/random.ts';
 import { payout as ratioPayout, ZERO, type Ratio } from '../../src/fairness/ratio.ts';
-import { maybeOne, one, type Db, type Queryable } from '../db/db.ts';
+import { constraintOf, maybeOne, one, sqlState, type Db, type Queryable } from '../db/db.ts';
 import { INSTANT_ENGINES, type HouseEngine, type Json } from './engines.ts';
 import { skinOf } from './slot-engine.ts';
 import { badHouseRequest, HouseGameError, type HouseErrorCode } from './errors.ts';
@@ -344,7 +344,11 @@ async function insertRound(
       now,
     ],
     { prepared: 'house_round_insert' },
-  );
+  ).catch((error: unknown) => {
+    // A Mines round of the session is already in play (migration 0031's index): this one is not written.
+    if (sqlState(error) === '23505' && constraintOf(error) === 'house_rounds_one_mines_in_play') throw new HouseGameError('ROUND_IN_PROGRESS');
+    throw error;
+  });
   return { id: row.id, round_id: roundId, bet_transaction_id: betTransactionId };
 }
 

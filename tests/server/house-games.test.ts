@@ -258,6 +258,25 @@ describe('real money', () => {
     expect(await ltcBalance(player.user.id)).toBe('0');
   });
 
+  it('opens one Mines round of ten started at once: the others are refused ROUND_IN_PROGRESS and charge nothing', async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await realSession(player, 'mines');
+    const results = await Promise.all(Array.from({ length: 10 }, () => call('houseMinesStart', sessionId, player, { amount: '0.1', mineCount: 3 })));
+    expect(results.filter((res) => res.status === 200)).toHaveLength(1);
+    expect(results.filter((res) => res.status !== 200).map(code)).toEqual(Array.from({ length: 9 }, () => [409, 'ROUND_IN_PROGRESS']));
+    expect(await ltcBalance(player.user.id)).toBe('0.9');
+    const [rounds] = await server.db.query<{ charged: number }>(
+      "SELECT count(*)::int AS charged FROM house_rounds WHERE session_id = $1 AND state NOT IN ('void')",
+      [sessionId],
+    );
+    expect(rounds!.charged).toBe(1);
+    // Demo: the same, with play money.
+    const demo = await demoSession(games.mines!);
+    const demoResults = await Promise.all(Array.from({ length: 10 }, () => call('houseMinesStart', demo, null, { amount: '1', mineCount: 3 })));
+    expect(demoResults.filter((res) => res.status === 200)).toHaveLength(1);
+    expect((await table(demo, null)).body.data.houseTable.balance).toBe('999');
+  });
+
   it('counts house bets toward bonus wagering', async () => {
     const player = await registeredPlayer(server);
     const offers = (await server.call('bonusList', { query: { limit: 100 } })).body.data.bonus.rows as { id: number; type: string }[];
