@@ -598,13 +598,12 @@ export async function minesStart(
   requireEngine(session, 'mines');
   const bet = betUnits(session, body.amount);
   const params = minesParams(body);
-  if (await openMinesRound(hc.db, session.sessionId)) throw new HouseGameError('ROUND_IN_PROGRESS');
+  // One round in play per session: the round's insert is refused while another is (migration 0031).
 
   if (session.demo) {
     const id = await hc.db.transaction(async (tx) => {
       const now = hc.now();
       const balance = await demoBalance(tx, session.sessionId, now, true);
-      if (await openMinesRound(tx, session.sessionId)) throw new HouseGameError('ROUND_IN_PROGRESS');
       if (balance < bet) throw new HouseGameError('INSUFFICIENT_BALANCE');
       const { pair, ref } = await drawPair(tx, session, now);
       const mines = await minesBoard(pair, params);
