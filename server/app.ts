@@ -199,21 +199,60 @@ function strictNumbers(schema: RouteSchema) {
   };
 }
 
-/** The dot paths of the strings in a parsed value that hold a NUL character. */
-function nulPaths(value: unknown, path: string, found: string[]): string[] {
-  if (found.length >= MAX_FIELD_ISSUES) return found;
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(path);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulPaths(item, path ? `${path}.${index}` : String(index), found));
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const field = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000')) found.push(field);
-      nulPaths(item, field, found);
+/**
+ * The dot paths of the strings (member names included) that hold a NUL character, in the order they come,
+ * at most MAX_FIELD_ISSUES. Walked with a stack of its own: the depth of a value is the sender's choice.
+ */
+function nulPaths(values: readonly unknown[]): string[] {
+  const found: string[] = [];
+  // [value, its path, whether its member name holds a NUL]; the next to visit last.
+  const pending: [unknown, string, boolean][] = values.map((value) => [value, '', false] as [unknown, string, boolean]).reverse();
+  for (let next = pending.pop(); next && found.length < MAX_FIELD_ISSUES; next = pending.pop()) {
+    const [value, path, nulName] = next;
+    if (nulName) found.push(path);
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found.push(path);
+    } else if (value !== null && typeof value === 'object') {
+      const members = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+      for (let i = members.length - 1; i >= 0; i -= 1) {
+        const [key, item] = members[i]!;
+        pending.push([item, path ? `${path}.${key}` : key, !Array.isArray(value) && key.includes('\u0000')]);
+      }
     }
   }
-  return found;
+  return found.slice(0, MAX_FIELD_ISSUES);
+}
+
+/**
+ * openapi.yaml: a JSON body nested deeper than this (arrays and objects) is bad request data. The deepest
+ * body of the contract has a few levels; walking a value costs a stack frame per level in most code
+ * (Ajv's, JSON.stringify's), so the sender may not choose the depth.
+ */
+const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text opens more than `limit` arrays and objects inside one another, read on the text
+ * itself, one character after the other: brackets inside strings (escapes included) do not count. Text
+ * that is not JSON at all is left to the parser to refuse.
+ */
+function jsonDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* backslash: the next character is escaped */) i += 1;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth -= 1;
+    }
+  }
+  return false;
 }
 
 /**
@@ -221,8 +260,7 @@ function nulPaths(value: unknown, path: string, found: string[]): string[] {
  * query): a parameter or body member with one is refused as bad request data before any handler runs.
  */
 async function refuseNulCharacters(req: FastifyRequest): Promise<void> {
-  const found: string[] = [];
-  for (const part of [req.params, req.query, req.body]) nulPaths(part, '', found);
+  const found = nulPaths([req.params, req.query, req.body]);
   if (found.length > 0) throw new DomainError('PLEASE_CHECK_REQUEST_DATA', found.map((field) => ({ field, code: 'pattern' })));
 }
 
@@ -326,12 +364,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   // An empty JSON body is no body (POSTs that take none, like userLogout, may still be sent with the
   // JSON content type); operations that need one then fail schema validation with 400.
+  // A body nested deeper than MAX_JSON_DEPTH is refused before it is parsed: nothing after (validation,
+  // the hooks, the handlers, logging) ever meets one.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     req.rawBody = text;
     if (text === '') done(null, undefined);
+    else if (jsonDeeperThan(text, MAX_JSON_DEPTH)) done(new DomainError('PLEASE_CHECK_REQUEST_DATA'), undefined);
     else parseJson(req, text, done);
   });
 

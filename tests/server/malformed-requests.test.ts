@@ -147,3 +147,48 @@ describe("requests refused before any operation runs", () => {
     expect(response.json().errors[0].description).toBe('FILE_TOO_LARGE');
   });
 });
+
+describe('deeply nested bodies', () => {
+  // openapi.yaml: a JSON body nested deeper than 32 arrays and objects is bad request data, refused
+  // as it is read; no request body of the contract comes near that depth.
+  const LIMIT = 32;
+  const arrays = (depth: number, inner = '') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+  const objects = (depth: number, inner = '0') => `${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
+  const OPERATIONS = ['userLogin', 'userSignup', 'casinoInitGameDemo', 'userUpdate'] as const;
+
+  const send = (operationId: (typeof OPERATIONS)[number], payload: string) =>
+    server.call(operationId, { raw: { payload, contentType: 'application/json' }, ...(operationId === 'userUpdate' ? { token } : {}) });
+
+  for (const operationId of OPERATIONS) {
+    it.each([
+      ['5,000 nested arrays', arrays(5_000)],
+      ['5,000 nested objects', objects(5_000)],
+      ['5,000 levels under a member', `{"email":${arrays(5_000)},"firstName":${objects(5_000)}}`],
+      ['one level over the limit', arrays(LIMIT + 1)],
+    ])(`${operationId}: %s answers 400 PLEASE_CHECK_REQUEST_DATA`, async (_label, payload) => {
+      const response = await send(operationId, payload);
+      expect(response.status, JSON.stringify(response.body)).toBe(400);
+      expect(response.body).toEqual(BAD_REQUEST);
+    });
+
+    it(`${operationId}: a body exactly ${LIMIT} levels deep is checked against its schema as any other`, async () => {
+      // The member nested 31 levels inside the body's own object: the schema names it.
+      const response = await send(operationId, `{"firstName":${arrays(LIMIT - 1)}}`);
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].fields).toContainEqual({ field: 'firstName', code: operationId === 'userLogin' || operationId === 'casinoInitGameDemo' ? 'unknownField' : 'type' });
+    });
+  }
+
+  it('counts only brackets outside strings, escaped quotes included', async () => {
+    const text = JSON.stringify({ email: `\\"${'['.repeat(100)}{`, password: 'U2VjcmV0QDEyMw==' });
+    const response = await send('userLogin', text);
+    expect(response.status).toBe(404);
+    expect(response.body.errors[0].description).toBe('USER_DOES_NOT_EXISTS');
+  });
+
+  it('takes a query parameter with brackets in its name as one flat name: nothing nests', async () => {
+    const response = await server.app.inject({ method: 'GET', url: `/api/v1/user/check-user?${'username' + '[a]'.repeat(3_000)}=x` });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0].description).toBe('PLEASE_CHECK_REQUEST_DATA');
+  });
+});
