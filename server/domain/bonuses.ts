@@ -280,19 +280,39 @@ export async function recordWagering(
   }
 }
 
+/** Where a bonus's money is now: the bonus balance while it runs, available once completed, the pool once it ended otherwise. */
+export type BonusMoneyHome = 'bonus' | 'available' | 'pool';
+
 /**
- * Whether the wallet holds a running bonus (active, funded, not past its expireAt): a game's win may go
- * back to the bonus balance only then; with none, bonus money would sit there with nothing to wager it.
+ * The running bonus of a wallet (active, funded, not past its expireAt): the one whose money a bet paid
+ * from the bonus balance is, since only a running bonus holds a bonus balance.
  */
-export async function hasRunningBonus(db: Queryable, walletId: number, now: Date): Promise<boolean> {
+export async function runningBonusId(db: Queryable, walletId: number, now: Date): Promise<number | null> {
   const row = await maybeOne<{ id: number }>(
     db,
-    `SELECT ub.id FROM user_bonuses ub JOIN bonuses b ON b.id = ub.bonus_id
+    `SELECT ub.id::int AS id FROM user_bonuses ub JOIN bonuses b ON b.id = ub.bonus_id
      WHERE ub.wallet_id = $1 AND ub.status = 'active' AND (ub.expire_at IS NULL OR ub.expire_at > $2)
        AND (b.type <> 'deposit' OR ub.deposit_id IS NOT NULL)`,
     [walletId, now],
   );
-  return row !== undefined;
+  return row?.id ?? null;
+}
+
+/**
+ * Where the money of the bonus that paid part of a round's stake belongs now (migration 0032): a round's
+ * bonus-paid share, of its stake and of its wins, follows that bonus whatever happens to it while the
+ * round is in play. A round begun before the column was kept names no bonus: the wallet's running bonus
+ * then, if any, else the pool.
+ */
+export async function bonusMoneyHome(db: Queryable, userBonusId: number | null, walletId: number, now: Date): Promise<BonusMoneyHome> {
+  if (userBonusId === null) return (await runningBonusId(db, walletId, now)) === null ? 'pool' : 'bonus';
+  const row = await one<{ status: string; running: boolean }>(
+    db,
+    `SELECT status, status = 'active' AND (expire_at IS NULL OR expire_at > $2) AS running FROM user_bonuses WHERE id = $1`,
+    [userBonusId, now],
+  );
+  if (row.running) return 'bonus';
+  return row.status === 'completed' ? 'available' : 'pool';
 }
 
 /**

@@ -9,7 +9,7 @@ import { Batcher, latestCallTime } from './batcher.ts';
 import { maybeOne, one, sqlState, type Db, type Queryable } from '../db/db.ts';
 import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
 import { DomainError, badRequest, type ErrorCode } from './errors.ts';
-import { hasRunningBonus, recordWagering } from './bonuses.ts';
+import { bonusMoneyHome, recordWagering, runningBonusId, type BonusMoneyHome } from './bonuses.ts';
 import { LIMITS_CURRENCY } from './deposits.ts';
 import {
   currencyStep,
@@ -39,8 +39,10 @@ import { getLimits, LIMIT_PERIOD_MS, selfExclusionOf } from './limits.ts';
  * queue and a balance never goes below zero:
  * - a bet is paid from available first, then from the bonus balance; it counts toward bonus wagering;
  * - a win is split like the round's stake: the bonus-paid share of the stake (rounded up to the
- *   currency's precision, so bonus money never turns into cash by rounding) goes to the bonus balance,
- *   the rest to available; a round without a stake (free spins) pays to available;
+ *   currency's precision, so bonus money never turns into cash by rounding) belongs to the bonus that
+ *   paid it, whatever became of it since: the bonus balance while it runs, available once it completed,
+ *   the bonus pool once forfeited or expired; the rest goes to available; a round without a stake (free
+ *   spins) pays to available;
  * - a rollback returns exactly what its bet moved, or takes back exactly what its win paid.
  *
  * Idempotency: one row per (round, action, provider transaction id). A replay gets the first answer back
@@ -267,6 +269,8 @@ interface RoundRow {
   staked_bonus: string;
   won: string;
   closed: boolean;
+  /** The bonus whose money paid part of the stake (migration 0032). */
+  user_bonus_id: number | null;
 }
 
 interface ActionRow {
@@ -647,7 +651,7 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
 
       let round = await maybeOne<RoundRow>(
         tx,
-        `SELECT id, user_id, wallet_id, staked_available, staked_bonus, won, closed FROM game_rounds
+        `SELECT id, user_id, wallet_id, staked_available, staked_bonus, won, closed, user_bonus_id::int AS user_bonus_id FROM game_rounds
          WHERE provider_id = $1 AND round_id = $2 FOR UPDATE`,
         [session.providerId, call.roundId],
       );
@@ -680,7 +684,7 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
           tx,
           `INSERT INTO game_rounds (provider_id, round_id, session_id, user_id, wallet_id, currency_id, game_id, free_spin, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (provider_id, round_id) DO NOTHING
-           RETURNING id, user_id, wallet_id, staked_available, staked_bonus, won, closed`,
+           RETURNING id, user_id, wallet_id, staked_available, staked_bonus, won, closed, user_bonus_id::int AS user_bonus_id`,
           [session.providerId, call.roundId, session.sessionId, session.userId, session.walletId, session.currencyId, session.gameId,
             call.action === 'freeSpin', now],
         );
@@ -696,13 +700,17 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
       let poolChange = 0n;
       let moved = amount;
       let bonusPart = 0n;
-      let roundUpdate: { stakedAvailable: bigint; stakedBonus: bigint; won: bigint; settled: boolean; closed: boolean } = {
+      let roundUpdate: { stakedAvailable: bigint; stakedBonus: bigint; won: bigint; settled: boolean; closed: boolean; userBonusId: number | null } = {
         stakedAvailable,
         stakedBonus,
         won: parseSignedAmount(round.won),
         settled: false,
         closed: round.closed,
+        userBonusId: round.user_bonus_id,
       };
+      // The bonus-paid share of a round's money (of a win, or of what a rollback cancels) moves to, or
+      // from, where the bonus that paid the stake keeps its money now (bonusMoneyHome).
+      const homeOfShare = (): Promise<BonusMoneyHome> => bonusMoneyHome(tx, round.user_bonus_id, session.walletId, now);
       let related: number | null = null;
 
       switch (call.action) {
@@ -713,21 +721,27 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
           if (bonusPart > bonus) throw new DomainError('INSUFFICIENT_BALANCE');
           availableChange = -fromAvailable;
           bonusChange = -bonusPart;
-          roundUpdate = { ...roundUpdate, stakedAvailable: stakedAvailable + fromAvailable, stakedBonus: stakedBonus + bonusPart };
+          // Bonus money is the running bonus's (only a running bonus holds a bonus balance); a round keeps the
+          // first bonus that paid it.
+          const userBonusId = bonusPart > 0n && round.user_bonus_id === null ? await runningBonusId(tx, session.walletId, now) : round.user_bonus_id;
+          roundUpdate = { ...roundUpdate, stakedAvailable: stakedAvailable + fromAvailable, stakedBonus: stakedBonus + bonusPart, userBonusId };
           break;
         }
         case 'win':
         case 'freeSpin': {
           const staked = stakedAvailable + stakedBonus;
           if (call.action === 'win') await assertWinWithinStake(tx, session.providerId, staked, roundUpdate.won + amount);
-          // The bonus-paid share of the stake, rounded up: bonus money never becomes cash by rounding. Once
-          // the bonus has ended (completed, forfeited, expired) there is nothing left to wager it off, so
-          // the whole win is the player's.
-          const running = stakedBonus > 0n && (await hasRunningBonus(tx, session.walletId, now));
-          bonusPart = !running || staked === 0n ? 0n : roundToCurrency(divRound(amount * stakedBonus, staked, 'up'), session.decimals, 'up');
+          // The bonus-paid share of the stake, rounded up: bonus money never becomes cash by rounding. It is the
+          // bonus's, whatever became of the bonus since the bet: a forfeit in the middle of a round keeps nothing.
+          bonusPart = stakedBonus === 0n ? 0n : roundToCurrency(divRound(amount * stakedBonus, staked, 'up'), session.decimals, 'up');
           if (bonusPart > amount) bonusPart = amount;
           availableChange = amount - bonusPart;
-          bonusChange = bonusPart;
+          if (bonusPart > 0n) {
+            const home = await homeOfShare();
+            if (home === 'bonus') bonusChange = bonusPart;
+            else if (home === 'available') availableChange = amount;
+            else poolChange = bonusPart;
+          }
           roundUpdate = { ...roundUpdate, won: roundUpdate.won + amount, settled: true };
           break;
         }
@@ -749,19 +763,25 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
           if (original && !alreadyRolledBack) {
             moved = parseSignedAmount(original.amount);
             bonusPart = parseSignedAmount(original.bonus_amount);
+            const home = bonusPart > 0n ? await homeOfShare() : 'bonus';
             if (cancelled === 'bet') {
-              // The stake comes back as it was paid; its bonus part goes back to the bonus pool if the bonus
-              // ended meanwhile (a forfeited bonus stays forfeited), and the wagering it counted is undone.
+              // The stake comes back as it was paid, its bonus part to where the bonus keeps its money now (a
+              // forfeited bonus stays forfeited), and the wagering it counted is undone.
               availableChange = moved - bonusPart;
-              if (bonusPart > 0n && !(await hasRunningBonus(tx, session.walletId, now))) poolChange = bonusPart;
-              else bonusChange = bonusPart;
+              if (home === 'bonus') bonusChange = bonusPart;
+              else if (home === 'available') availableChange = moved;
+              else poolChange = bonusPart;
               await recordWagering(tx, { userId: session.userId, walletId: session.walletId, currencyId: session.currencyId, amount: -moved, at: now });
-            } else {
-              // The win is taken back as it was paid; bonus money since released or forfeited is taken from
-              // available instead (a balance too low for that refuses the rollback: INSUFFICIENT_BALANCE).
+            } else if (home === 'bonus') {
+              // The win is taken back as it was paid; bonus money since wagered away is taken from available
+              // instead (a balance too low for that refuses the rollback: INSUFFICIENT_BALANCE).
               const fromBonus = bonusPart < bonus ? bonusPart : bonus;
               bonusChange = -fromBonus;
               availableChange = -(moved - fromBonus);
+            } else {
+              // Its bonus part from where that money went with the bonus's end: available, or the pool.
+              availableChange = home === 'available' ? -moved : -(moved - bonusPart);
+              if (home === 'pool') poolChange = -bonusPart;
             }
             if (cancelled === 'bet') {
               roundUpdate = { ...roundUpdate, stakedAvailable: stakedAvailable - (moved - bonusPart), stakedBonus: stakedBonus - bonusPart };
@@ -789,6 +809,7 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
           if (change > 0n) legs.push(...transfer(house, walletAccount(session.walletId, kind), change));
         }
         if (poolChange > 0n) legs.push(...transfer(house, systemAccount(session.currencyId, 'bonus_pool'), poolChange));
+        if (poolChange < 0n) legs.push(...transfer(systemAccount(session.currencyId, 'bonus_pool'), house, -poolChange));
         const posted = await postTransaction(tx, {
           kind: `game.${call.action.toLowerCase()}`,
           at: now,
@@ -806,7 +827,8 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
       const after = await one<{ available: string; bonus: string }>(tx, 'SELECT available, bonus FROM wallets WHERE id = $1', [session.walletId]);
 
       await tx.query(
-        `UPDATE game_rounds SET staked_available = $2, staked_bonus = $3, won = $4, settled = settled OR $5, closed = $6, updated_at = $7
+        `UPDATE game_rounds SET staked_available = $2, staked_bonus = $3, won = $4, settled = settled OR $5, closed = $6, updated_at = $7,
+           user_bonus_id = $8
          WHERE id = $1`,
         [
           round.id,
@@ -816,6 +838,7 @@ export async function applyGameCall(ctx: AppContext, authenticated: GameWalletSe
           roundUpdate.settled,
           roundUpdate.closed,
           now,
+          roundUpdate.userBonusId,
         ],
       );
       const inserted = await one<{ id: number }>(

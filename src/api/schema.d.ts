@@ -1037,8 +1037,12 @@ export interface paths {
         /**
          * Pay a win of a game round
          * @description Credits `amount` (0 settles a lost round) to the session's wallet, split like the round's
-         *     stake: the bonus-paid share of the stake, rounded up to the currency's precision, goes to the
-         *     bonus balance (`bonusAmount`), the rest to `available`. A round may have several wins, each with
+         *     stake: the bonus-paid share of the stake, rounded up to the currency's precision
+         *     (`bonusAmount`), belongs to the bonus that paid the stake, whatever became of it while the round
+         *     was in play: it goes to the bonus balance while that bonus runs, to `available` once it completed
+         *     (its money became cash), and back to the bonus pool once it was forfeited or expired (forfeiting
+         *     a bonus in the middle of a round keeps none of what its money wins). The rest goes to
+         *     `available`. A round may have several wins, each with
          *     its own `transactionId`; a replay answers the first result and moves nothing. A win is paid even
          *     after the session expired or the player self-excluded: the round began while they could play.
          *
@@ -1074,7 +1078,8 @@ export interface paths {
         /**
          * Cancel a bet of a game round
          * @description Returns the bet `referenceTransactionId` of the round to where it was paid from (available and
-         *     bonus, as it was taken) and closes the round: later bets and wins of it are refused. A rollback
+         *     bonus, as it was taken; the bonus part, as a win's, to where the bonus that paid it keeps its money
+         *     now: see gameWalletWin) and closes the round: later bets and wins of it are refused. A rollback
          *     of a bet that never arrived moves nothing (`amount` "0") but is recorded, so the late bet is
          *     refused; a second rollback of the same bet moves nothing. A replay answers the first result.
          *
@@ -1103,7 +1108,9 @@ export interface paths {
         /**
          * Cancel a win of a game round
          * @description Takes back the win (or free-spin winnings) `referenceTransactionId` of the round from where it
-         *     was paid (available and bonus, as it was split) and closes the round. A rollback of a win that never arrived moves
+         *     was paid (available and bonus, as it was split; the bonus part from where the bonus that paid the
+         *     stake keeps its money now, as gameWalletWin pays it, and from `available` for what of it was
+         *     since wagered away) and closes the round. A rollback of a win that never arrived moves
          *     nothing but is recorded, so the late win is refused. Refused when the player no longer has the
          *     money (balances never go below zero). A replay answers the first result.
          *
@@ -1980,7 +1987,9 @@ export interface paths {
         /**
          * Forfeit a bonus
          * @description Forfeits an active or queued bonus: the remaining bonus money is removed from the wallet and
-         *     the bonus becomes `forfeited`; the oldest queued bonus then starts.
+         *     the bonus becomes `forfeited`; the oldest queued bonus then starts. Rounds in play that the bonus
+         *     paid for stay the bonus's: their bonus-paid share of what they win (and of a stake rolled back)
+         *     goes back to the bonus pool, not to `available` (see gameWalletWin).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 404 NOT_FOUND
@@ -2936,7 +2945,12 @@ export interface components {
             referenceTransactionId: string | null;
             /** @description What moved ("0" for a rollback of something that never arrived or was already rolled back). */
             amount: components["schemas"]["Amount"];
-            /** @description The part of `amount` taken from or paid to the bonus balance. */
+            /**
+             * @description The bonus-paid share of `amount`: for a bet, what was taken from the bonus balance; for a win or
+             *     a rollback, the share that belongs to the bonus that paid the round's stake, moved to or from
+             *     where that bonus keeps its money now (the bonus balance while it runs, `available` once it
+             *     completed, the bonus pool once forfeited or expired).
+             */
             bonusAmount: components["schemas"]["Amount"];
             /**
              * Format: uuid

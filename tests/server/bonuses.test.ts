@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertCashoutAllowed, hasRunningBonus, recordWagering } from '../../server/domain/bonuses.ts';
+import { assertCashoutAllowed, recordWagering, runningBonusId } from '../../server/domain/bonuses.ts';
 import { DomainError } from '../../server/domain/errors.ts';
 import { parseSignedAmount } from '../../src/money.ts';
 import { newPlayer, registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
@@ -125,7 +125,7 @@ describe('wagering', () => {
     // A rolled-back bet no longer counts.
     await bet(player, '-0.001');
     expect((await myBonuses(player, 'active'))[0]).toMatchObject({ wageredAmount: '0.004' });
-    expect(await hasRunningBonus(server.db, wallet.id, server.clock.now())).toBe(true);
+    expect(await runningBonusId(server.db, wallet.id, server.clock.now())).not.toBeNull();
     await expect(assertCashoutAllowed(server.db, wallet.id, server.clock.now())).rejects.toMatchObject(new DomainError('CASHOUT_NOT_ALLOWED'));
 
     await bet(player, '0.006');
@@ -144,7 +144,7 @@ describe('wagering', () => {
     // An unfunded deposit bonus is not running yet.
     const other = await registeredPlayer(server);
     await claim(other, offers.deposit!);
-    expect(await hasRunningBonus(server.db, (await ltcWallet(other)).id, server.clock.now())).toBe(false);
+    expect(await runningBonusId(server.db, (await ltcWallet(other)).id, server.clock.now())).toBeNull();
 
     // A bet in another wallet does not count.
     const btc = await server.db.query<{ id: number }>('SELECT id FROM wallets WHERE user_id = $1 AND currency_id = 2', [player.user.id]);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
 import { LIVE_CHANNEL, parseLiveMessage } from '../../server/live.ts';
-import { findTransactionByIdempotency, idempotency, postingRequestHash, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
+import { accountBalance, findTransactionByIdempotency, idempotency, postingRequestHash, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { playableGame, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, type Player } from '../helpers/money.ts';
 import { countBatches } from '../helpers/db.ts';
@@ -60,6 +60,9 @@ const bet = (sessionId: string, roundId: string, amount: string, transactionId =
 const win = (sessionId: string, roundId: string, amount: string, transactionId = nextId('win')) =>
   gw('gameWalletWin', { sessionId, roundId, transactionId, amount });
 
+const rollback = (operationId: string, sessionId: string, roundId: string, referenceTransactionId: string, transactionId = nextId('rb')) =>
+  gw(operationId, { sessionId, roundId, transactionId, referenceTransactionId });
+
 function refused(res: CallResult): [number, string] {
   return [res.status, res.body.errors[0]?.description as string];
 }
@@ -70,6 +73,17 @@ async function balances(userId: number): Promise<{ available: string; bonus: str
     [userId],
   );
   return { available: formatAmount(parseSignedAmount(row!.available)), bonus: formatAmount(parseSignedAmount(row!.bonus)) };
+}
+
+/** What the LTC bonus pool holds (the ledger's sum of its entries). */
+async function bonusPool(): Promise<bigint> {
+  const [ltc] = await server.db.query<{ id: number }>("SELECT id FROM currencies WHERE code = 'LTC'");
+  return accountBalance(server.db, systemAccount(ltc!.id, 'bonus_pool'));
+}
+
+async function myBonusStatuses(player: Player): Promise<string[]> {
+  const rows = await server.db.query<{ status: string }>('SELECT status FROM user_bonuses WHERE user_id = $1 ORDER BY id', [player.user.id]);
+  return rows.map((row) => row.status);
 }
 
 describe('bets and wins', () => {
@@ -289,9 +303,6 @@ describe('signatures and sessions', () => {
 });
 
 describe('rollbacks', () => {
-  const rollback = (operationId: string, sessionId: string, roundId: string, referenceTransactionId: string, transactionId = nextId('rb')) =>
-    gw(operationId, { sessionId, roundId, transactionId, referenceTransactionId });
-
   it('returns a bet, closes the round, and answers a replay or a second rollback without moving anything', async () => {
     const player = await fundedPlayer('1');
     const sessionId = await openSession(player);
@@ -383,7 +394,7 @@ describe('bonus money', () => {
     expect(parseSignedAmount(bonus!.wagered_amount)).toBe(0n);
   });
 
-  it('pays the whole win as cash, and returns a rolled-back bonus stake to the pool, once the bonus was forfeited', async () => {
+  it('pays the bonus-staked share of a win to the bonus pool, as a rolled-back bonus stake, once the bonus was forfeited', async () => {
     const { player, userBonusId } = await playerWithBonus('0.3');
     const sessionId = await openSession(player);
     const roundId = nextId('round');
@@ -391,11 +402,32 @@ describe('bonus money', () => {
     expect(placed.body.data.gameTransaction).toMatchObject({ bonusAmount: '0.1', balance: { available: '0', bonus: '0.6' } });
     const forfeit = await server.call('bonusCancel', { token: player.token, body: { userBonusId } });
     expect(forfeit.status, JSON.stringify(forfeit.body)).toBe(200);
-    const paid = await win(sessionId, roundId, '0.8');
-    expect(paid.body.data.gameTransaction).toMatchObject({ bonusAmount: '0', balance: { available: '0.8', bonus: '0' } });
+    const pool = await bonusPool();
+    // A quarter of the stake was the forfeited bonus's money: a quarter of the win is too, and goes where it went.
+    const paid = await win(sessionId, roundId, '0.8', 'win-f');
+    expect(paid.body.data.gameTransaction).toMatchObject({ bonusAmount: '0.2', balance: { available: '0.6', bonus: '0' } });
+    expect(await bonusPool()).toBe(pool + parseAmount('0.2'));
+    const wonBack = await rollback('gameWalletRollbackWin', sessionId, roundId, 'win-f');
+    expect(wonBack.body.data.gameTransaction).toMatchObject({ amount: '0.8', bonusAmount: '0.2', balance: { available: '0', bonus: '0' } });
+    expect(await bonusPool()).toBe(pool);
     const back = await gw('gameWalletRollbackBet', { sessionId, roundId, transactionId: nextId('rb'), referenceTransactionId: placed.body.data.gameTransaction.transactionId });
     // The cash part of the stake comes back; the forfeited bonus part stays forfeited.
-    expect(back.body.data.gameTransaction).toMatchObject({ amount: '0.4', balance: { available: '1.1', bonus: '0' } });
+    expect(back.body.data.gameTransaction).toMatchObject({ amount: '0.4', bonusAmount: '0.1', balance: { available: '0.3', bonus: '0' } });
+    expect(await bonusPool()).toBe(pool + parseAmount('0.1'));
+  });
+
+  it('pays the bonus-staked share of a win as cash once the bonus completed: its money became cash', async () => {
+    const { player } = await playerWithBonus('0.3');
+    const sessionId = await openSession(player);
+    const roundId = nextId('round');
+    const placed = await bet(sessionId, roundId, '0.4');
+    expect(placed.body.data.gameTransaction).toMatchObject({ bonusAmount: '0.1', balance: { available: '0', bonus: '0.6' } });
+    // The wagering is met by other play: the bonus completes and its 0.6 left becomes cash.
+    await server.db.query("UPDATE user_bonuses SET amount_to_wager = 0.5 WHERE user_id = $1 AND status = 'active'", [player.user.id]);
+    await bet(sessionId, nextId('round'), '0.1');
+    expect((await myBonusStatuses(player))).toEqual(['completed']);
+    const paid = await win(sessionId, roundId, '0.8');
+    expect(paid.body.data.gameTransaction).toMatchObject({ bonusAmount: '0.2', balance: { available: '1.3', bonus: '0' } });
   });
 });
 
