@@ -54,6 +54,11 @@ export interface Config {
    */
   liveKeepaliveSeconds: number;
   /**
+   * How many live-event streams one player may hold open on this server process: one more replaces the
+   * oldest (its final event `replaced`). Counted per process, not across the instances sharing a database.
+   */
+  liveStreamsPerPlayer: number;
+  /**
    * How the house games reach the game wallet: `http` (the default), over the network to where this server
    * listens, as an outside provider does; `in-process`, the same signed call handed to the server's own
    * router without a socket, so `npm run bench:server` can show what the hop costs.
@@ -61,6 +66,11 @@ export interface Config {
   houseWalletHop: 'http' | 'in-process';
   /** Origins (scheme://host[:port]) whose pages may call the API from the browser (CORS); none by default. */
   corsOrigins: string[];
+  /**
+   * What makes a referred friend count for the referral reward: on (the default), a verified email and a
+   * credited deposit of at least its currency's minimum; off, a verified email alone.
+   */
+  referralRequiresDeposit: boolean;
 }
 
 export interface PasswordHashing {
@@ -221,7 +231,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     reconcileIntervalSeconds: env.RECONCILE_INTERVAL_SECONDS === '0' ? 0 : positiveInt('RECONCILE_INTERVAL_SECONDS', env.RECONCILE_INTERVAL_SECONDS, 60),
     reconcileAfterSeconds: positiveInt('RECONCILE_AFTER_SECONDS', env.RECONCILE_AFTER_SECONDS, 600),
     liveKeepaliveSeconds: positiveInt('LIVE_KEEPALIVE_SECONDS', env.LIVE_KEEPALIVE_SECONDS, 15),
+    liveStreamsPerPlayer: positiveInt('LIVE_STREAMS_PER_PLAYER', env.LIVE_STREAMS_PER_PLAYER, 5),
     houseWalletHop: houseWalletHop(env.HOUSE_WALLET_HOP),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    referralRequiresDeposit: flag(env.REFERRAL_REQUIRES_DEPOSIT) ?? true,
   };
 }

@@ -633,6 +633,12 @@ export interface paths {
          *     - `withdrawal` (`WithdrawalActivity`): a request the provider accepted, then completed or failed.
          *     - `notification` (`{notification, unreadCount}`): a notification written for the player, with the new
          *       unread count.
+         *     - `replaced` (`{}`): the last event of a stream that newer streams of the same player replaced: a
+         *       server instance holds at most 5 streams per player (the server's LIVE_STREAMS_PER_PLAYER,
+         *       counted per instance, not across the instances sharing a database), and opening one more ends
+         *       the oldest with this event. A client told `replaced` does not open the stream again on its own
+         *       (that would replace another one in turn), only on its user's next action, such as showing the
+         *       page again.
          *
          *     The data of each event is described by the schema under `x-events`, by event name. A comment
          *     line (`: keepalive`) comes every 15 seconds (the server's LIVE_KEEPALIVE_SECONDS). Changes are

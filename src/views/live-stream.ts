@@ -7,7 +7,9 @@ import type { DepositActivity, LiveEvent, Notification, Wallet, WithdrawalActivi
  * access token goes in the Authorization header, never in an address) and parsed by eventsource-parser.
  * A stream that ends or fails is opened again after a growing, jittered wait (1 s, 2 s, 4 s ... 30 s at
  * most); once it is back (its `ready` event) the subscribers are sent LIVE.RECONNECTED, since events may
- * have been missed meanwhile. A 401 ends the session, like any other call's (SPEC §6).
+ * have been missed meanwhile. A 401 ends the session, like any other call's (SPEC §6). A stream the
+ * server ended with `replaced` (the player opened more streams than it holds, in other tabs) is not opened
+ * again on its own, which would replace another tab's in turn, but when the page is shown again.
  */
 
 export interface LiveStreamOptions {
@@ -19,6 +21,11 @@ export interface LiveStreamOptions {
   /** The first wait before opening the stream again, doubled after each failure; 1000 ms unless given. */
   retryMs?: number;
   maxRetryMs?: number;
+  /**
+   * Calls `listener` each time the page is shown again (its tab brought back); the function it returns
+   * stops. A replaced stream opens again then; without it, once the last subscriber has left and another comes.
+   */
+  whenShown?: (listener: () => void) => () => void;
 }
 
 export interface LiveStream {
@@ -60,6 +67,8 @@ export function createLiveStream(options: LiveStreamOptions): LiveStream {
   let controller: AbortController | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let failures = 0;
+  /** Stops waiting for the page to be shown again, while a replaced stream waits for it. */
+  let stopWaiting: (() => void) | null = null;
   /** Whether a stream was ever ready since the first subscriber came: the next `ready` is a reconnection. */
   let wasReady = false;
 
@@ -77,11 +86,23 @@ export function createLiveStream(options: LiveStreamOptions): LiveStream {
     }, wait / 2 + Math.random() * (wait / 2));
   };
 
+  const openWhenShown = () => {
+    if (listeners.size === 0 || stopWaiting !== null) return;
+    stopWaiting =
+      options.whenShown?.(() => {
+        stopWaiting?.();
+        stopWaiting = null;
+        failures = 0;
+        void open();
+      }) ?? null;
+  };
+
   async function open(): Promise<void> {
     const token = options.getToken();
     if (listeners.size === 0 || controller !== null || token === null) return;
     const current = new AbortController();
     controller = current;
+    let replaced = false;
     try {
       const response = await (options.fetch ?? fetch)(`${options.baseUrl}/user/events`, {
         headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
@@ -104,6 +125,10 @@ export function createLiveStream(options: LiveStreamOptions): LiveStream {
           wasReady = true;
           continue;
         }
+        if (value.event === 'replaced') {
+          replaced = true;
+          break;
+        }
         const event = liveEventOf(value);
         if (event) emit(event);
       }
@@ -112,7 +137,9 @@ export function createLiveStream(options: LiveStreamOptions): LiveStream {
     } finally {
       if (controller === current) controller = null;
     }
-    if (!current.signal.aborted) scheduleRetry();
+    if (current.signal.aborted) return;
+    if (replaced) openWhenShown();
+    else scheduleRetry();
   }
 
   const close = () => {
@@ -120,6 +147,8 @@ export function createLiveStream(options: LiveStreamOptions): LiveStream {
     controller = null;
     if (timer !== null) clearTimeout(timer);
     timer = null;
+    stopWaiting?.();
+    stopWaiting = null;
     failures = 0;
     wasReady = false;
   };

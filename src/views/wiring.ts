@@ -438,6 +438,13 @@ export function createBrowserWiring(): Wiring {
           baseUrl: defaultBaseUrl(),
           getToken: () => wiring?.app.getSnapshot().context.accessToken ?? null,
           onUnauthorized: () => wiring?.app.send({ type: 'SESSION.EXPIRED' }),
+          whenShown: (listener) => {
+            const shown = () => {
+              if (document.visibilityState === 'visible') listener();
+            };
+            document.addEventListener('visibilitychange', shown);
+            return () => document.removeEventListener('visibilitychange', shown);
+          },
         }),
       );
       let unsubscribe: (() => void) | null = null;

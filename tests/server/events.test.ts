@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { createTestDb, secondConnection } from '../helpers/db.ts';
 import { chainTransfer, depositAddress, fundedPlayer, type Player } from '../helpers/money.ts';
 import { checkResponse, recordCoverage } from '../helpers/contract.ts';
+import { listWallets } from '../../server/domain/wallets.ts';
 import { loadOpenApi } from '../../server/http/openapi.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -164,6 +165,63 @@ describe('the event stream', () => {
     await stream.next((event) => event.event === 'wallets');
     expect(stream.events.map((event) => event.event)).toEqual(['ready', 'wallets']);
     stream.close();
+  });
+
+  it('holds five streams of one player: a sixth and a seventh replace the oldest two, which are told so and end', async () => {
+    const player = await registeredPlayer(server);
+    const streams: Stream[] = [];
+    for (let opened = 0; opened < 7; opened += 1) {
+      const stream = await openStream(server, player.token);
+      await stream.next((event) => event.event === 'ready');
+      streams.push(stream);
+    }
+    for (const stream of streams.slice(0, 2)) await stream.next((event) => event.event === 'replaced');
+    await Promise.all(streams.slice(0, 2).map((stream) => stream.ended));
+    for (const stream of streams.slice(0, 2)) expect(stream.events.map((event) => event.event)).toEqual(['ready', 'replaced']);
+    const stillOpen = streams.slice(2).map(() => true);
+    streams.slice(2).forEach((stream, index) => void stream.ended.then(() => (stillOpen[index] = false)));
+
+    // The five left each hear the next change, once.
+    const wallets = (await server.call('userGetWallets', { token: player.token })).body.data.wallets;
+    await server.call('userSelectWallet', { token: player.token, body: { walletId: wallets[1].id } });
+    for (const stream of streams.slice(2)) await stream.next((event) => event.event === 'wallets');
+    expect(stillOpen).toEqual([true, true, true, true, true]);
+    for (const stream of streams.slice(2)) expect(stream.events.map((event) => event.event)).toEqual(['ready', 'wallets']);
+    for (const stream of streams) for (const event of stream.events) expect(checkEvent(event), `${event.event} ${event.data}`).toBeNull();
+    for (const stream of streams) stream.close();
+  });
+
+  it("reads a change once for all of a player's streams, not once per stream", async () => {
+    // The statement listWallets sends, as it sends it.
+    let walletsStatement = '';
+    await listWallets(
+      {
+        query: async <T extends object>(sql: string): Promise<T[]> => {
+          walletsStatement = sql;
+          return [];
+        },
+      },
+      0,
+    );
+    const player = await registeredPlayer(server);
+    const userId = player.user.id as number;
+    const streams: Stream[] = [];
+    for (let opened = 0; opened < 4; opened += 1) {
+      const stream = await openStream(server, player.token);
+      await stream.next((event) => event.event === 'ready');
+      streams.push(stream);
+    }
+    const wallets = (await server.call('userGetWallets', { token: player.token })).body.data.wallets;
+    const query = vi.spyOn(server.ctx.db, 'query');
+    try {
+      await server.call('userSelectWallet', { token: player.token, body: { walletId: wallets[1].id } });
+      for (const stream of streams) await stream.next((event) => event.event === 'wallets');
+      const reads = query.mock.calls.filter(([sql, params]) => sql === walletsStatement && params?.[0] === userId);
+      expect(reads).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+    }
+    for (const stream of streams) stream.close();
   });
 
   it('refuses a request without a valid token before any stream starts', async () => {

@@ -75,6 +75,53 @@ describe('the live stream', () => {
     expect(received).toEqual([{ type: 'LIVE.RECONNECTED' }]);
   });
 
+  it('stays closed once replaced by newer streams of the player, and opens again when the page is shown again', async () => {
+    vi.useFakeTimers();
+    const { fetch, streams } = fakeFetch();
+    const shown = new Set<() => void>();
+    const whenShown = (listener: () => void) => {
+      shown.add(listener);
+      return () => shown.delete(listener);
+    };
+    const stream = createLiveStream({ baseUrl: '/api/v1', getToken: () => 't', onUnauthorized: () => {}, fetch, retryMs: 1000, whenShown });
+    const received: LiveEvent[] = [];
+    stream.subscribe((event) => received.push(event));
+    await vi.advanceTimersByTimeAsync(0);
+    streams[0]!.write('event: ready\ndata: {}\n\nevent: replaced\ndata: {}\n\n');
+    streams[0]!.end();
+    await vi.advanceTimersByTimeAsync(0);
+    // No reopening on its own, however long it waits: another tab's stream would be replaced in turn.
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(received).toEqual([]);
+    expect(shown.size).toBe(1);
+    for (const listener of [...shown]) listener();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(shown.size).toBe(0);
+    streams[1]!.write('event: ready\ndata: {}\n\n');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(received).toEqual([{ type: 'LIVE.RECONNECTED' }]);
+  });
+
+  it('stops waiting for the page to be shown once the last subscriber leaves', async () => {
+    const { fetch, streams } = fakeFetch();
+    const shown = new Set<() => void>();
+    const whenShown = (listener: () => void) => {
+      shown.add(listener);
+      return () => shown.delete(listener);
+    };
+    const stream = createLiveStream({ baseUrl: '/api/v1', getToken: () => 't', onUnauthorized: () => {}, fetch, whenShown });
+    const leave = stream.subscribe(() => {});
+    await flush();
+    streams[0]!.write('event: ready\ndata: {}\n\nevent: replaced\ndata: {}\n\n');
+    await flush();
+    expect(shown.size).toBe(1);
+    leave();
+    expect(shown.size).toBe(0);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   it('ends the session on a 401 and stops', async () => {
     const { fetch } = fakeFetch([401]);
     const onUnauthorized = vi.fn();
