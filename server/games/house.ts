@@ -372,7 +372,7 @@ async function writeDraw(
     tx,
     `UPDATE house_rounds r SET seed_pair_id = sp.id, nonce = $3, outcome = $4, multiplier = $5, payout = $6, state = $7,
        win_transaction_id = r.round_id || ':win', updated_at = $8
-     FROM house_seed_pairs sp WHERE r.id = $1 AND r.state = 'betting' AND sp.id = $2
+     FROM house_seed_pairs sp WHERE r.id = $1 AND r.state = 'betting' AND r.rollback_transaction_id IS NULL AND sp.id = $2
      RETURNING ${ROUND_COLUMNS}`,
     [id, ref.id, ref.nonce, JSON.stringify(draw.outcome), draw.multiplier, draw.payout === null ? null : formatAmount(draw.payout), draw.state, now],
     { prepared: 'house_round_drawn' },
@@ -424,7 +424,13 @@ async function voidRound(db: Queryable, id: number, code: string, now: Date): Pr
  */
 async function rollBackBet(hc: HouseContext, session: HouseSession, round: Pick<RoundRow, 'id' | 'round_id' | 'bet_transaction_id'>): Promise<boolean> {
   const transactionId = `${round.round_id}:rollback`;
-  await hc.db.query('UPDATE house_rounds SET rollback_transaction_id = $2, updated_at = $3 WHERE id = $1', [round.id, transactionId, hc.now()]);
+  // Claimed in one statement, and only while the round is still betting: once its draw is written (the bet
+  // was taken and the round played), it is not rolled back; once claimed, its draw is refused (writeDraw).
+  const claimed = await hc.db.query(
+    "UPDATE house_rounds SET rollback_transaction_id = $2, updated_at = $3 WHERE id = $1 AND state = 'betting' RETURNING id",
+    [round.id, transactionId, hc.now()],
+  );
+  if (claimed.length === 0) return false;
   const answer = await wallet(hc, session, '/game-wallet/rollback-bet', {
     roundId: round.round_id,
     transactionId,

@@ -486,6 +486,54 @@ describe('a wallet that does not answer', () => {
     expect((await table(sessionId, player)).body.data.houseTable.seeds.nonce).toBe(0);
   });
 
+  it('rolls back nothing when the round was drawn between a later call finding it stale and rolling it back', async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await realSession(player, 'dice');
+    const db = server.db;
+    const realQuery = db.query.bind(db);
+    // The bet's answer comes late; meanwhile the player's next call finds the round stale. Its rollback
+    // waits here until the first call has written the round's draw.
+    let drawn: () => void = () => undefined;
+    const draw = new Promise<void>((resolve) => (drawn = resolve));
+    let resolverAt: () => void = () => undefined;
+    const atRollback = new Promise<void>((resolve) => (resolverAt = resolve));
+    let resolver: Promise<CallResult> | null = null;
+    db.query = (async (sql: string, params?: readonly unknown[], options?: object) => {
+      if (sql.includes('SET rollback_transaction_id')) {
+        resolverAt();
+        await draw;
+      }
+      return realQuery(sql, params, options);
+    }) as typeof db.query;
+    const restore = withTransport((real) => async (path, body, signature) => {
+      const answer = await real(path, body, signature);
+      if (path === '/game-wallet/bet' && resolver === null) {
+        server.clock.advance(2 * 60_000);
+        resolver = table(sessionId, player);
+        await atRollback;
+      }
+      if (path === '/game-wallet/win') drawn();
+      return answer;
+    });
+    let played: CallResult;
+    try {
+      played = await dice(sessionId, player, '0.1');
+      expect(resolver).not.toBeNull();
+      expect((await resolver!).status).toBe(200);
+    } finally {
+      restore();
+      db.query = realQuery;
+    }
+    expect(played.status, JSON.stringify(played.body)).toBe(200);
+    const round = played.body.data.houseRound;
+    expect(round.state).toBe('settled');
+    expect(await walletCalls(round.roundId)).toEqual([
+      ['bet', '0.1'],
+      ['win', round.payout],
+    ]);
+    expect(await ltcBalance(player.user.id)).toBe(plus(minus('1', '0.1'), round.payout));
+  });
+
   it('finishes a round left unresolved at the next call once stale: the bet rolled back, an owed win paid once', async () => {
     const player = await fundedPlayer('1');
     const sessionId = await realSession(player, 'dice');
