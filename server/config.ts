@@ -66,6 +66,11 @@ export interface Config {
   houseWalletHop: 'http' | 'in-process';
   /** Origins (scheme://host[:port]) whose pages may call the API from the browser (CORS); none by default. */
   corsOrigins: string[];
+  /**
+   * What makes a referred friend count for the referral reward: on (the default), a verified email and a
+   * credited deposit of at least its currency's minimum; off, a verified email alone.
+   */
+  referralRequiresDeposit: boolean;
 }
 
 export interface PasswordHashing {
@@ -229,5 +234,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     liveStreamsPerPlayer: positiveInt('LIVE_STREAMS_PER_PLAYER', env.LIVE_STREAMS_PER_PLAYER, 5),
     houseWalletHop: houseWalletHop(env.HOUSE_WALLET_HOP),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    referralRequiresDeposit: flag(env.REFERRAL_REQUIRES_DEPOSIT) ?? true,
   };
 }

@@ -109,7 +109,7 @@ async function seedCurrencies(db: Queryable): Promise<void> {
 
 /**
  * The bonus catalogue: one offer of each kind, in LTC. Amounts are small and wagering short enough to
- * finish on the demo; the referral offer pays settings.referral_reward per referred player.
+ * finish on the demo; the referral offer pays settings.referral_reward per qualified friend.
  */
 async function seedBonuses(db: Queryable): Promise<void> {
   const offers = [
@@ -118,7 +118,7 @@ async function seedBonuses(db: Queryable): Promise<void> {
     { key: 'daily', type: 'daily', name: 'Daily bonus', description: '0.001 LTC every day. Wager it 5 times within a day.', amount: '0.001', percentage: null, min_deposit: null, wagering: 5, days: 1 },
     { key: 'loyalty', type: 'loyalty', name: 'Loyalty bonus', description: 'A thank-you of 0.005 LTC. Wager it 10 times within 14 days.', amount: '0.005', percentage: null, min_deposit: null, wagering: 10, days: 14 },
     { key: 'bet', type: 'bet', name: 'Bet bonus', description: '0.002 LTC of bonus money for your bets. Wager it 5 times within 3 days.', amount: '0.002', percentage: null, min_deposit: null, wagering: 5, days: 3 },
-    { key: 'referral', type: 'referral', name: 'Refer a friend', description: `Earn ${REFERRAL_REWARD} LTC for each friend who signs up with your referral code, for up to ${REFERRAL_LIMIT} friends.`, amount: null, percentage: null, min_deposit: null, wagering: 0, days: 1 },
+    { key: 'referral', type: 'referral', name: 'Refer a friend', description: `Earn ${REFERRAL_REWARD} LTC for each friend who signs up with your referral code and qualifies (see Refer a friend), for up to ${REFERRAL_LIMIT} friends.`, amount: null, percentage: null, min_deposit: null, wagering: 0, days: 1 },
   ];
   for (const o of offers) {
     await db.query(

@@ -237,10 +237,15 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
       if (await isPhoneTaken(tx, input.phoneCode, input.phone)) throw new DomainError('PHONE_IS_TAKEN');
       let referrerId: number | null = null;
       if (input.referralCode) {
-        const referrer = await maybeOne<{ id: number }>(tx, 'SELECT id FROM users WHERE referral_code = upper($1)', [
-          input.referralCode,
-        ]);
+        // A player cannot refer themselves: the code's owner may not have the new account's mailbox
+        // (email_mailbox, migration 0033: case, a +tag, Gmail's dots aside).
+        const referrer = await maybeOne<{ id: number; own: boolean }>(
+          tx,
+          'SELECT id, email_mailbox(email) = email_mailbox($2) AS own FROM users WHERE referral_code = upper($1)',
+          [input.referralCode, input.email],
+        );
         if (!referrer) throw new DomainError('REFERRAL_CODE_NOT_FOUND');
+        if (referrer.own) throw new DomainError('SELF_REFERRAL', [{ field: 'referralCode', code: 'selfReferral' }]);
         referrerId = referrer.id;
       }
       const user = await one<UserRow>(

@@ -522,35 +522,59 @@ export async function forfeitBonus(ctx: AppContext, userId: number, userBonusId:
 }
 
 /**
- * The player's referral counts, as {@link claimReferralReward} reckons them: `referred` players signed up
- * with the player's code, `paid` is the running total the claims so far paid for.
+ * The player's referral counts, as {@link claimReferralReward} reckons them, in this one statement:
+ * `referred` friends signed up with the player's code, `qualified` those who count for the reward (a
+ * verified email and, when `requiresDeposit`, a credited deposit of at least its currency's minimum), `paid`
+ * the running total the claims so far paid for. A sign-up with the player's own mailbox (email_mailbox,
+ * migration 0033) is no friend and counts nowhere.
  */
-async function referralCounts(db: Queryable, userId: number): Promise<{ referred: number; paid: number }> {
-  return one<{ referred: number; paid: number }>(
+async function referralCounts(
+  db: Queryable,
+  userId: number,
+  requiresDeposit: boolean,
+): Promise<{ referred: number; qualified: number; paid: number }> {
+  return one<{ referred: number; qualified: number; paid: number }>(
     db,
-    `SELECT (SELECT count(*) FROM users WHERE referred_by_user_id = $1) AS referred,
-       (SELECT coalesce(max(referred_count), 0) FROM referral_claims WHERE user_id = $1) AS paid`,
-    [userId],
+    `SELECT count(f.id)::int AS referred,
+       count(f.id) FILTER (
+         WHERE f.email_verified_at IS NOT NULL
+           AND (NOT $2::boolean OR EXISTS (
+             SELECT 1 FROM deposits d JOIN currencies c ON c.id = d.currency_id
+             WHERE d.user_id = f.id AND d.status = 'credited' AND d.amount >= c.min_deposit))
+       )::int AS qualified,
+       (SELECT coalesce(max(rc.referred_count), 0) FROM referral_claims rc WHERE rc.user_id = $1)::int AS paid
+     FROM users r
+     LEFT JOIN users f ON f.referred_by_user_id = r.id AND email_mailbox(f.email) IS DISTINCT FROM email_mailbox(r.email)
+     WHERE r.id = $1`,
+    [userId, requiresDeposit],
   );
 }
 
-/** bonusReferral: the player's code, and how many referred players were paid for and a claim would pay for now. */
-export async function referralStatus(db: Queryable, userId: number): Promise<ReferralStatusDto> {
-  const user = await one<{ referral_code: string }>(db, 'SELECT referral_code FROM users WHERE id = $1', [userId]);
-  const settings = await getSettings(db);
-  const counts = await referralCounts(db, userId);
+/**
+ * bonusReferral: the player's code; the friends referred, pending and qualified; how many were paid for
+ * and how many a claim would pay for now.
+ */
+export async function referralStatus(ctx: AppContext, userId: number): Promise<ReferralStatusDto> {
+  const user = await one<{ referral_code: string }>(ctx.db, 'SELECT referral_code FROM users WHERE id = $1', [userId]);
+  const settings = await getSettings(ctx.db);
+  const requiresDeposit = ctx.config.referralRequiresDeposit;
+  const counts = await referralCounts(ctx.db, userId, requiresDeposit);
   return {
     referralCode: user.referral_code,
+    requirement: requiresDeposit ? 'verifiedEmailAndDeposit' : 'verifiedEmail',
     referredCount: counts.referred,
+    pendingCount: counts.referred - counts.qualified,
+    qualifiedCount: counts.qualified,
     paidCount: counts.paid,
-    claimableCount: Math.max(0, Math.min(counts.referred, settings.referralLimit) - counts.paid),
+    claimableCount: Math.max(0, Math.min(counts.qualified, settings.referralLimit) - counts.paid),
   };
 }
 
 /**
- * bonusAvailReferral: pays settings.referralReward for each player who signed up with this player's
- * referral code, up to settings.referralLimit players over all claims, into the wallet of `currencyId`
- * (available money: visible type referral). Each claim pays for the referred players not paid for yet.
+ * bonusAvailReferral: pays settings.referralReward for each qualified friend ({@link referralCounts}), up
+ * to settings.referralLimit friends over all claims, into the wallet of `currencyId` (available money:
+ * visible type referral). Each claim pays for the qualified friends not paid for yet. The player's wallets
+ * are locked before the counts are read, so a second claim at the same time waits, then finds them paid.
  */
 export async function claimReferralReward(
   ctx: AppContext,
@@ -569,9 +593,9 @@ export async function claimReferralReward(
     if (!wallet) throw new DomainError('CURRENCY_NOT_AVAILABLE');
     await lockWallets(tx, userId);
     const settings = await getSettings(tx);
-    const counts = await referralCounts(tx, userId);
+    const counts = await referralCounts(tx, userId, ctx.config.referralRequiresDeposit);
     if (counts.paid >= settings.referralLimit) throw new DomainError('REFERRAL_LIMIT_EXCEEDED');
-    const upTo = Math.min(counts.referred, settings.referralLimit);
+    const upTo = Math.min(counts.qualified, settings.referralLimit);
     const paying = upTo - counts.paid;
     if (paying <= 0) throw new DomainError('INVALID_BONUS');
 

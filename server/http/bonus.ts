@@ -33,6 +33,6 @@ export function bonusHandlers(ctx: AppContext): JsonHandlers {
       userBonusWallet: await claimReferralReward(ctx, player(input).userId, input.body, idempotencyKey(input)),
     }),
 
-    bonusReferral: async (input) => ({ referral: await referralStatus(ctx.db, player(input).userId) }),
+    bonusReferral: async (input) => ({ referral: await referralStatus(ctx, player(input).userId) }),
   };
 }

@@ -85,6 +85,7 @@ const KNOWN_ERROR_CODES: Record<ErrorCode, true> = {
   GAME_WALLET_UNAVAILABLE: true,
   ROUND_IN_PROGRESS: true,
   ROUND_NOT_OPEN: true,
+  SELF_REFERRAL: true,
 };
 
 export const ERROR_CODES: readonly ErrorCode[] = Object.keys(KNOWN_ERROR_CODES) as ErrorCode[];
@@ -155,6 +156,7 @@ export const SERVER_FIELD_CODES = [
   'address.limit',
   'file.dimensions', // an image of more than 8000 pixels on a side (server/domain/images.ts)
   'selfExclusion.range',
+  'selfReferral', // a sign-up with the referral code of an account with the same mailbox (SELF_REFERRAL)
   'count',
   'maxItems',
   'mismatch',
@@ -227,6 +229,7 @@ const RULE_MESSAGE_KEYS: Readonly<Record<FieldCode, MessageKey>> = {
   duplicate: 'rules.duplicate',
   'address.limit': 'rules.address.limit',
   'selfExclusion.range': 'rules.selfExclusion.range',
+  selfReferral: 'rules.selfReferral',
   count: 'rules.count',
   maxItems: 'rules.maxItems',
   mismatch: 'rules.mismatch',

@@ -141,7 +141,9 @@ export interface paths {
          *     `fields` entry per failing rule; `confirmPassword` must decode to the same text as `password`.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 409 USERNAME_OR_EMAIL_ALREADY_EXISTS, PHONE_IS_TAKEN;
-         *     415 UNSUPPORTED_MEDIA_TYPE; 422 REFERRAL_CODE_NOT_FOUND; 429 RATE_LIMITED;
+         *     415 UNSUPPORTED_MEDIA_TYPE; 422 REFERRAL_CODE_NOT_FOUND, SELF_REFERRAL (the code's owner has
+         *     the same mailbox as `email`: case, a `+tag`, and for gmail.com / googlemail.com the dots of the
+         *     local part aside; with `fields` [{field: referralCode, code: selfReferral}]); 429 RATE_LIMITED;
          *     500 INTERNAL_SERVER_ERROR.
          */
         post: operations["userSignup"];
@@ -2021,15 +2023,16 @@ export interface paths {
         put?: never;
         /**
          * Claim the referral reward
-         * @description Credits the accumulated referral reward (`settings.referralReward` per referred player who
-         *     signed up with the player's `referralCode`, up to `settings.referralLimit` players over all
-         *     claims) to the available balance of the wallet of `currencyId`. Each claim pays for the
-         *     referred players not paid for yet; `referredCount` is how many this claim paid for.
+         * @description Credits the accumulated referral reward (`settings.referralReward` per qualified friend, see
+         *     bonusReferral, up to `settings.referralLimit` friends over all claims) to the available balance
+         *     of the wallet of `currencyId`. Each claim pays for the qualified friends not paid for yet, never
+         *     for pending ones; `referredCount` is how many this claim paid for. Two claims at once pay once:
+         *     the second finds nothing left (INVALID_BONUS).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED,
          *     SESSION_EXPIRED, User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED;
          *     409 IDEMPOTENCY_KEY_REUSED (the Idempotency-Key was used with another body);
-         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (no referred player left to pay for),
+         *     415 UNSUPPORTED_MEDIA_TYPE; 422 INVALID_BONUS (no qualified friend left to pay for),
          *     REFERRAL_LIMIT_EXCEEDED (rewards for `settings.referralLimit` players already paid),
          *     CURRENCY_NOT_AVAILABLE (no wallet in that currency); 500 INTERNAL_SERVER_ERROR.
          */
@@ -2049,10 +2052,14 @@ export interface paths {
         };
         /**
          * The player's referrals
-         * @description The player's referral code and how many players signed up with it: `referredCount` in all,
-         *     `paidCount` already rewarded by earlier claims, `claimableCount` the ones a claim
-         *     (bonusAvailReferral) would pay for now (at most `settings.referralLimit` players over all
-         *     claims, so 0 once the limit is paid). The reward per player is `settings.referralReward`.
+         * @description The player's referral code and the friends who signed up with it: `referredCount` in all,
+         *     `pendingCount` not qualified yet and `qualifiedCount` qualified (`requirement`: a verified email,
+         *     and with the server's REFERRAL_REQUIRES_DEPOSIT on, the default, a credited deposit of at least
+         *     its currency's minimum); `paidCount` already rewarded by earlier claims, `claimableCount` the
+         *     qualified ones a claim (bonusAvailReferral) would pay for now (at most `settings.referralLimit`
+         *     friends over all claims, so 0 once the limit is paid). The reward per friend is
+         *     `settings.referralReward`. A sign-up whose email is the player's own mailbox is no friend and
+         *     counts nowhere.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 401 ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED, SESSION_EXPIRED,
          *     User_Not_Exists_Error_Type; 403 USER_INACTIVE, SELF_EXCLUDED; 500 INTERNAL_SERVER_ERROR.
@@ -2460,7 +2467,7 @@ export interface components {
              * @description The rule that failed, from the rule catalogue (src/rules/codes.ts): `required`, `type`,
              *     `unknownField`, `email`, `password.uppercase`, `amount.max`, `limits.order`, ... plus a few
              *     server-side checks (`country`, `state`, `documentLabel`, `duplicate`, `address.limit`,
-             *     `selfExclusion.range`).
+             *     `selfExclusion.range`, `selfReferral`).
              */
             code: string;
         };
@@ -2478,12 +2485,13 @@ export interface components {
          *     signature does not match), IDEMPOTENCY_KEY_REUSED (an Idempotency-Key repeated with another
          *     request), GAME_WALLET_UNAVAILABLE (a house game could not reach the game wallet: the round was
          *     not played and nothing was charged), ROUND_IN_PROGRESS (a Mines round is still open: finish it
-         *     first), ROUND_NOT_OPEN (no open Mines round to reveal a tile of or cash out).
+         *     first), ROUND_NOT_OPEN (no open Mines round to reveal a tile of or cash out), SELF_REFERRAL (a
+         *     sign-up with the player's own referral code: the code's owner has the same mailbox).
          *
          *     Status per code: see the table in the API description.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_OR_EMAIL_ALREADY_EXISTS" | "WRONG_PASSWORD" | "USER_DOES_NOT_EXISTS" | "PLEASE_CHECK_REQUEST_DATA" | "INTERNAL_SERVER_ERROR" | "RESPONSE_VALIDATION_FAILED" | "USER_INACTIVE" | "EMAIL_NOT_VERIFIED" | "SESSION_EXPIRED" | "USERNAME_IS_TAKEN" | "INVALID_VALUE" | "NOT_ENOUGH_AMOUNT" | "INVALID_BONUS_ID" | "INVALID_BONUS" | "BONUS_ALREADY_ACTIVE" | "CASHOUT_NOT_ALLOWED" | "FILE_FORMAT_NOT_SUPPORTED" | "DAILY_BET_LIMIT_EXCEEDED" | "WEEKLY_BET_LIMIT_EXCEEDED" | "MONTHLY_BET_LIMIT_EXCEEDED" | "ADDRESS_ALREADY_EXISTS" | "INSUFFICIENT_BALANCE" | "BONUS_ALREADY_AVAILED" | "EMAIL_ALREADY_VERIFIED" | "REFERRAL_CODE_NOT_FOUND" | "User_Not_Exists_Error_Type" | "GAME_NOT_FOUND_ERROR" | "COIN_PAYMENTS_SERVER_ERROR" | "PAYMENT_ERROR" | "PAYMENT_ERROR_PLEASE_CONTACT_ADMIN" | "MINIMUM_WITHDRAW_AMOUNT_LIMIT" | "MAXIMUM_WITHDRAW_AMOUNT_LIMIT" | "MINIMUM_DEPOSIT_AMOUNT_LIMIT" | "MAXIMUM_DEPOSIT_AMOUNT_LIMIT" | "PAYMENT_PROVIDER_LIMITS_NOT_EXISTS" | "PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED" | "PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "PHONE_IS_TAKEN" | "CURRENCY_NOT_AVAILABLE" | "REFERRAL_LIMIT_EXCEEDED" | "DEPOSIT_LIMIT_EXCEED" | "WITHDRAWAL_REQUEST_IN_PENDING" | "ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED" | "SELF_EXCLUDED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_TOKEN" | "SOCIAL_LOGIN_FAILED" | "SOCIAL_LOGIN_NOT_CONFIGURED" | "DOCUMENT_ALREADY_SUBMITTED" | "PROFILE_INCOMPLETE" | "DAILY_LOSS_LIMIT_EXCEEDED" | "WEEKLY_LOSS_LIMIT_EXCEEDED" | "MONTHLY_LOSS_LIMIT_EXCEEDED" | "INVALID_ADDRESS" | "SAME_PASSWORD" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED" | "GAME_WALLET_UNAVAILABLE" | "ROUND_IN_PROGRESS" | "ROUND_NOT_OPEN";
+        ErrorCode: "USERNAME_OR_EMAIL_ALREADY_EXISTS" | "WRONG_PASSWORD" | "USER_DOES_NOT_EXISTS" | "PLEASE_CHECK_REQUEST_DATA" | "INTERNAL_SERVER_ERROR" | "RESPONSE_VALIDATION_FAILED" | "USER_INACTIVE" | "EMAIL_NOT_VERIFIED" | "SESSION_EXPIRED" | "USERNAME_IS_TAKEN" | "INVALID_VALUE" | "NOT_ENOUGH_AMOUNT" | "INVALID_BONUS_ID" | "INVALID_BONUS" | "BONUS_ALREADY_ACTIVE" | "CASHOUT_NOT_ALLOWED" | "FILE_FORMAT_NOT_SUPPORTED" | "DAILY_BET_LIMIT_EXCEEDED" | "WEEKLY_BET_LIMIT_EXCEEDED" | "MONTHLY_BET_LIMIT_EXCEEDED" | "ADDRESS_ALREADY_EXISTS" | "INSUFFICIENT_BALANCE" | "BONUS_ALREADY_AVAILED" | "EMAIL_ALREADY_VERIFIED" | "REFERRAL_CODE_NOT_FOUND" | "User_Not_Exists_Error_Type" | "GAME_NOT_FOUND_ERROR" | "COIN_PAYMENTS_SERVER_ERROR" | "PAYMENT_ERROR" | "PAYMENT_ERROR_PLEASE_CONTACT_ADMIN" | "MINIMUM_WITHDRAW_AMOUNT_LIMIT" | "MAXIMUM_WITHDRAW_AMOUNT_LIMIT" | "MINIMUM_DEPOSIT_AMOUNT_LIMIT" | "MAXIMUM_DEPOSIT_AMOUNT_LIMIT" | "PAYMENT_PROVIDER_LIMITS_NOT_EXISTS" | "PAYMENT_PROVIDER_WITHDRAW_NOT_ALLOWED" | "PAYMENT_PROVIDER_DEPOSIT_NOT_ALLOWED" | "EMAIL_ALREADY_EXISTS" | "PHONE_IS_TAKEN" | "CURRENCY_NOT_AVAILABLE" | "REFERRAL_LIMIT_EXCEEDED" | "DEPOSIT_LIMIT_EXCEED" | "WITHDRAWAL_REQUEST_IN_PENDING" | "ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED" | "SELF_EXCLUDED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_TOKEN" | "SOCIAL_LOGIN_FAILED" | "SOCIAL_LOGIN_NOT_CONFIGURED" | "DOCUMENT_ALREADY_SUBMITTED" | "PROFILE_INCOMPLETE" | "DAILY_LOSS_LIMIT_EXCEEDED" | "WEEKLY_LOSS_LIMIT_EXCEEDED" | "MONTHLY_LOSS_LIMIT_EXCEEDED" | "INVALID_ADDRESS" | "SAME_PASSWORD" | "INVALID_SIGNATURE" | "IDEMPOTENCY_KEY_REUSED" | "GAME_WALLET_UNAVAILABLE" | "ROUND_IN_PROGRESS" | "ROUND_NOT_OPEN" | "SELF_REFERRAL";
         SuccessEnvelope: {
             data: {
                 /** @constant */
@@ -3213,14 +3221,25 @@ export interface components {
             /** @description Referred players the reward was paid for. */
             referredCount: number;
         };
-        /** @description A player's referral code and the players who signed up with it. */
+        /** @description A player's referral code and the friends who signed up with it. */
         ReferralStatus: {
             referralCode: components["schemas"]["ReferralCode"];
-            /** @description Players who signed up with the code. */
+            /**
+             * @description What makes a friend qualify on this server: a verified email (`verifiedEmail`), or a verified
+             *     email and a credited deposit of at least its currency's minimum (`verifiedEmailAndDeposit`,
+             *     the default; the server's REFERRAL_REQUIRES_DEPOSIT).
+             * @enum {string}
+             */
+            requirement: "verifiedEmail" | "verifiedEmailAndDeposit";
+            /** @description Friends who signed up with the code (pendingCount + qualifiedCount). */
             referredCount: number;
-            /** @description Referred players already rewarded. */
+            /** @description Friends who signed up with the code and do not qualify yet. */
+            pendingCount: number;
+            /** @description Friends who qualify for the reward (paid for or not). */
+            qualifiedCount: number;
+            /** @description Qualified friends already rewarded. */
             paidCount: number;
-            /** @description Referred players a claim would reward now. */
+            /** @description Qualified friends a claim would reward now. */
             claimableCount: number;
         };
         /** @enum {string} */

@@ -7,8 +7,8 @@ import type { Wallet } from './live.ts';
 
 /*
  * Refer a friend (SPEC §1 "refer friends for a reward", §3 "Referral claim uses currencyId and yields
- * userBonusWallet", §8, §9). The player's referrals (GET /bonus/referral: code, friends referred, paid
- * for and claimable now) and wallets load first. Then the code and the link can be copied (the
+ * userBonusWallet", §8, §9). The player's referrals (GET /bonus/referral: code, friends pending and
+ * qualified, what qualifies a friend, those paid for and claimable now) and wallets load first. Then the code and the link can be copied (the
  * clipboard may refuse: the page says so) and the link shared where the browser can share; the reward
  * for the friends not paid for yet is claimed into the wallet of the chosen currency. CLAIM makes a new
  * Idempotency-Key (the app's `newIdempotencyKey`) and sends the claim with it, so that sending it again
@@ -76,15 +76,19 @@ export function claimWallet(context: Pick<ReferralContext, 'wallets' | 'currency
   return context.wallets.find((wallet) => wallet.currencyId === context.currencyId) ?? null;
 }
 
-/** Why there is nothing to claim now (null when there is): the claim button says it beside itself. */
-export type ClaimBlocker = 'noWallet' | 'noFriendsYet' | 'allPaid' | 'limitReached';
+/**
+ * Why there is nothing to claim now (null when there is): the claim button says it beside itself. Only
+ * qualified friends are paid for: friends still pending wait for themselves (`friendsPending`).
+ */
+export type ClaimBlocker = 'noWallet' | 'noFriendsYet' | 'friendsPending' | 'allPaid' | 'limitReached';
 
 /** `limit` is the most friends a player is rewarded for (settings.referralLimit), null when unknown. */
 export function claimBlocker(context: Pick<ReferralContext, 'referral' | 'wallets' | 'currencyId'>, limit: number | null): ClaimBlocker | null {
   const referral = context.referral;
   if (referral === null || referral.claimableCount > 0) return claimWallet(context) === null ? 'noWallet' : null;
   if (limit !== null && referral.paidCount >= limit) return 'limitReached';
-  return referral.referredCount === 0 ? 'noFriendsYet' : 'allPaid';
+  if (referral.referredCount === 0) return 'noFriendsYet';
+  return referral.pendingCount > 0 ? 'friendsPending' : 'allPaid';
 }
 
 export const referralMachine = setup({

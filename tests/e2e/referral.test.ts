@@ -8,8 +8,9 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
 /*
  * Refer a friend in Chromium against the real server: the referrer copies the link from the Refer a
  * friend page; a friend opens it in a browser of their own, registers with the code filled in and
- * verifies through the simulator's mailbox; the referrer sees the friend counted and claims the reward
- * (toast, /bonus, the wallet's balance up). The page and the toast in English, Portuguese and Spanish, at
+ * verifies through the simulator's mailbox; the referrer sees the friend pending, then, once the
+ * friend's first deposit is credited, qualified, and claims the reward (toast, /bonus, the wallet's
+ * balance up). The referrer's own mailbox with a +tag cannot register with the code. The page and the toast in English, Portuguese and Spanish, at
  * 390 and 1280 px. Then the wallet's bonus balance, and a withdrawal refused while a bonus is being
  * wagered, explained with the way to the bonus.
  */
@@ -23,6 +24,10 @@ let referrer: BrowserContext;
 let page: Page;
 let referralCode = '';
 let link = '';
+/** The referrer's email. */
+let referrerEmail = '';
+/** The friend who registered in the browser. */
+let friendEmail = '';
 /** The reward per friend, as the server's settings say (GET /common/get-settings). */
 let reward = '';
 let limit = 0;
@@ -87,6 +92,7 @@ beforeAll(async () => {
   reward = settings.referralReward.includes('.') ? settings.referralReward.replace(/\.?0+$/, '') : settings.referralReward;
   limit = settings.referralLimit;
   const player = await verifiedPlayer(server);
+  referrerEmail = player.email;
   referrer = await playerContext(await logIn(player.email));
   page = await referrer.newPage();
 });
@@ -98,8 +104,9 @@ afterAll(async () => {
 it('shows the referrer the code and the link, copies the link, and says why there is nothing to claim yet', async () => {
   await page.goto(`${server.url}/refer-a-friend`);
   await page.getByRole('heading', { level: 1, name: 'Refer a friend' }).waitFor();
-  await page.getByText(`Invite friends with your referral code and earn ${reward}\u00a0LTC for each friend who joins, for up to ${limit} friends.`).waitFor();
-  expect(await figure(page, 'Friends referred').textContent()).toBe('0');
+  await page.getByText(`Invite friends with your referral code and earn ${reward}\u00a0LTC for each friend who qualifies, for up to ${limit} friends.`).waitFor();
+  expect(await figure(page, 'Friends pending').textContent()).toBe('0');
+  expect(await figure(page, 'Friends qualified').textContent()).toBe('0');
   referralCode = (await page.locator('p.code').textContent()) ?? '';
   expect(referralCode).toMatch(/^[A-Za-z0-9]{4,32}$/);
   link = `${server.url}/?dialog=register&ref=${referralCode}`;
@@ -117,7 +124,7 @@ it('shows the referrer the code and the link, copies the link, and says why ther
 
   const claim = page.getByRole('button', { name: 'Claim referral bonus' });
   expect(await claim.isDisabled()).toBe(true);
-  const reason = 'No friend has signed up with your code yet. Share your link: the reward is yours when a friend joins.';
+  const reason = 'No friend has signed up with your code yet. Share your link: the reward is yours when a friend joins and qualifies.';
   await page.getByText(reason).waitFor();
   expect(await claim.getAttribute('aria-describedby')).toBe('referral-claim-reason');
   await screenshots(page, 'referral-empty-en');
@@ -146,6 +153,7 @@ it('lets a friend register from the link with the code kept, and verify the emai
   const friendContext = await browser.newContext({ viewport: { width: 390, height: 900 } });
   const friend = await friendContext.newPage();
   const details = newPlayer();
+  friendEmail = details.email;
   await friend.goto(link);
   const dialog = friend.getByRole('dialog', { name: 'Create an account' });
   const code = dialog.getByLabel('Referral code');
@@ -182,10 +190,59 @@ it('refuses a registration from a link whose referral code does not exist, with 
   await strangerContext.close();
 });
 
-it('shows the referrer the friend counted, claims the reward to the toast and /bonus, and the wallet has it', async () => {
+it('refuses a registration with the referrer\'s own email under a +tag, beside the referral code', async () => {
+  const selfContext = await browser.newContext({ viewport: { width: 390, height: 900 } });
+  const self = await selfContext.newPage();
+  await self.goto(link);
+  const dialog = self.getByRole('dialog', { name: 'Create an account' });
+  await dialog.getByLabel('Referral code').waitFor();
+  const [local, domain] = referrerEmail.split('@');
+  await fillRegistration(dialog, newPlayer({ email: `${local!.toUpperCase()}+2@${domain}` }));
+  await dialog.getByRole('button', { name: 'Register' }).click();
+  await dialog.getByRole('alert').filter({ hasText: 'You cannot use your own referral code' }).waitFor();
+  await dialog.getByText('This code belongs to an account with your email address').waitFor();
+  await self.screenshot({ path: `${SCREENSHOTS}/referral-self-refused-390.png`, fullPage: true });
+  await selfContext.close();
+});
+
+/** `amount` LTC deposited by the player of `token` through the payment simulator, credited. */
+async function deposit(token: string, amount: string) {
+  const { address } = await api<{ address: string }>('/payment/coin-payments/deposit', { amount, currencyCode: 'LTC' }, token);
+  const { txId } = await api<{ txId: string }>('/dev/chain/transfer', { address, amount });
+  await api('/dev/chain/confirm', { txId, confirmations: 6 });
+}
+
+/** A friend who signs up with the code, verifies the email and makes a first deposit (through the API). */
+async function qualifiedFriend() {
+  const details = newPlayer({ referralCode });
+  await api('/user/signup', details);
+  const mailbox = await api<{ messages: { links: string[] }[] }>(`/dev/mailbox?to=${encodeURIComponent(details.email)}`, undefined);
+  const token = new URL(mailbox.messages[0]!.links[0]!).searchParams.get('token')!;
+  await api(`/user/verify-email?token=${encodeURIComponent(token)}`, undefined);
+  await deposit(await logIn(details.email), '0.01');
+}
+
+it('shows the referrer the verified friend pending until a first deposit, then qualified', async () => {
+  await page.goto(`${server.url}/refer-a-friend`);
+  await page.getByRole('heading', { level: 1, name: 'Refer a friend' }).waitFor();
+  await figure(page, 'Friends pending').filter({ hasText: '1' }).waitFor();
+  expect(await figure(page, 'Friends qualified').textContent()).toBe('0');
+  expect(await figure(page, 'Ready to claim').textContent()).toBe('0');
+  await page
+    .getByText('A friend qualifies once they have verified their email and made a first deposit of at least the minimum. Pending friends have signed up but not done both yet.')
+    .waitFor();
+  expect(await page.getByRole('button', { name: 'Claim referral bonus' }).isDisabled()).toBe(true);
+  await page.getByText('Nothing to claim yet: your pending friends count once they qualify.').waitFor();
+  await screenshots(page, 'referral-pending-en');
+
+  await deposit(await logIn(friendEmail), '0.01');
+});
+
+it('shows the referrer the friend qualified, claims the reward to the toast and /bonus, and the wallet has it', async () => {
   await page.goto(`${server.url}/refer-a-friend`);
   await page.locator('p.amount').filter({ hasText: `${reward}\u00a0LTC` }).waitFor();
-  expect(await figure(page, 'Friends referred').textContent()).toBe('1');
+  expect(await figure(page, 'Friends pending').textContent()).toBe('0');
+  expect(await figure(page, 'Friends qualified').textContent()).toBe('1');
   expect(await figure(page, 'Ready to claim').textContent()).toBe('1');
   expect(await figure(page, 'Already rewarded').textContent()).toBe('0');
   await screenshots(page, 'referral-claimable-en');
@@ -202,16 +259,17 @@ it('shows the referrer the friend counted, claims the reward to the toast and /b
 });
 
 for (const [language, texts] of [
-  ['pt', { title: 'Convidar um amigo', claim: 'Resgatar bónus de convite', toast: 'Bónus de convite resgatado.', referred: 'Amigos convidados' }],
-  ['es', { title: 'Recomienda a un amigo', claim: 'Reclamar bono de referido', toast: 'Bono de referido reclamado.', referred: 'Amigos referidos' }],
+  ['pt', { title: 'Convidar um amigo', claim: 'Resgatar bónus de convite', toast: 'Bónus de convite resgatado.', qualified: 'Amigos qualificados', friends: '2' }],
+  ['es', { title: 'Recomienda a un amigo', claim: 'Reclamar bono de referido', toast: 'Bono de referido reclamado.', qualified: 'Amigos calificados', friends: '3' }],
 ] as const) {
   it(`shows the page and the claim's toast in ${language}`, async () => {
-    // One more friend signs up with the code (through the API: the browser part is above).
-    await api('/user/signup', newPlayer({ referralCode }));
+    // One more friend qualifies (through the API: the browser part is above).
+    await qualifiedFriend();
     await setLanguage(language);
     await page.goto(`${server.url}/refer-a-friend`);
     await page.getByRole('heading', { level: 1, name: texts.title }).waitFor();
     await page.getByRole('button', { name: texts.claim }).waitFor();
+    expect(await figure(page, texts.qualified).textContent()).toBe(texts.friends);
     expect(await page.getByRole('button', { name: texts.claim }).isDisabled()).toBe(false);
     await screenshots(page, `referral-claimable-${language}`);
     await page.getByRole('button', { name: texts.claim }).click();

@@ -28,7 +28,7 @@ type ReferralSnapshot = SnapshotFrom<typeof referralMachine>;
 /*
  * Refer a friend: the code and the link with Copy (and its confirmation, or the message when the
  * clipboard refuses) and Share where the browser shares; the reward and the limit of the settings; the
- * friends referred, paid for and claimable; the claim into the chosen wallet with the claim's
+ * friends pending and qualified apart, with what qualifies a friend, paid for and claimable; the claim into the chosen wallet with the claim's
  * Idempotency-Key (the same key when sent again after no answer), the toast and /bonus on success, the
  * SPEC §8 message on a refusal, and why the claim is disabled when there is nothing to claim.
  */
@@ -113,12 +113,14 @@ function seePanel(view: ReferralView, snapshot: ReferralSnapshot, mode: Mode) {
   if (mode === 'copying') expect(copies.get(view)!.at(-1)).toBe(context.copyTarget === 'code' ? referral.referralCode : link);
   if (mode === 'sharing') expect(shares.get(view)!.at(-1)).toBe(link);
 
-  // The friends: referred, paid for, claimable now.
+  // The friends: pending and qualified apart, paid for, claimable now; and what qualifies a friend.
   expect(stats(view)).toEqual([
-    [t('referral.referred'), formatNumber(referral.referredCount, language)],
+    [t('referral.pending'), formatNumber(referral.pendingCount, language)],
+    [t('referral.qualified'), formatNumber(referral.qualifiedCount, language)],
     [t('referral.paid'), formatNumber(referral.paidCount, language)],
     [t('referral.claimable'), formatNumber(referral.claimableCount, language)],
   ]);
+  expect(document.getElementById('referral-requirement')?.textContent).toBe(t(`referral.requirement.${referral.requirement}`));
 
   // The claim: its amount, the wallet it goes to, and why it cannot be made when it cannot.
   const amount = money(claimableAmount(REWARD, referral.claimableCount));
@@ -131,7 +133,7 @@ function seePanel(view: ReferralView, snapshot: ReferralSnapshot, mode: Mode) {
   const blocker = claimBlocker(context, LIMIT);
   const reason = blocker === null ? null : blocker === 'limitReached' ? t('referral.limitReached', { limit: formatNumber(LIMIT, language) }) : t(`referral.${blocker}`);
   if (reason) expect(screen.getByText(reason)).toBeTruthy();
-  for (const other of ['noWallet', 'noFriendsYet', 'allPaid'] as const) if (other !== blocker) expect(screen.queryByText(t(`referral.${other}`))).toBeNull();
+  for (const other of ['noWallet', 'noFriendsYet', 'friendsPending', 'allPaid'] as const) if (other !== blocker) expect(screen.queryByText(t(`referral.${other}`))).toBeNull();
 
   const alerts = screen.queryAllByRole('alert').map((alert) => alert.textContent);
   if (mode === 'unanswered') {

@@ -19,8 +19,9 @@ let server: TestServer;
 let offers: Record<string, number>;
 
 beforeAll(async () => {
-  // Many players sign up from one address here; the signup limit is tested in accounts.test.ts.
-  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'bonus-test-webhook-secret', RATE_LIMIT: 'false' });
+  // Many players sign up from one address here; the signup limit is tested in accounts.test.ts. The
+  // referral tests here count verified friends; a first deposit's part is in referrals.test.ts.
+  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'bonus-test-webhook-secret', RATE_LIMIT: 'false', REFERRAL_REQUIRES_DEPOSIT: 'off' });
   // The payment simulator calls the webhook over real HTTP.
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const list = await server.call('bonusList', { query: { limit: 100 } });
@@ -368,7 +369,18 @@ describe('referral status', () => {
     const status = async () => {
       const res = await server.call('bonusReferral', { token: referrer.token });
       expect(res.status).toBe(200);
-      return res.body.data.referral as { referralCode: string; referredCount: number; paidCount: number; claimableCount: number };
+      const { requirement, pendingCount, qualifiedCount, ...counts } = res.body.data.referral as {
+        referralCode: string;
+        requirement: string;
+        referredCount: number;
+        pendingCount: number;
+        qualifiedCount: number;
+        paidCount: number;
+        claimableCount: number;
+      };
+      // Every friend here is verified: all qualify.
+      expect([requirement, pendingCount, qualifiedCount]).toEqual(['verifiedEmail', 0, counts.referredCount]);
+      return counts;
     };
     const referralCode = referrer.user.referralCode as string;
     expect(await status()).toEqual({ referralCode, referredCount: 0, paidCount: 0, claimableCount: 0 });
@@ -402,7 +414,15 @@ describe('referral status', () => {
     // Another player's referrals are not this player's.
     const other = await registeredPlayer(server);
     const mine = await server.call('bonusReferral', { token: other.token });
-    expect(mine.body.data.referral).toEqual({ referralCode: other.user.referralCode, referredCount: 0, paidCount: 0, claimableCount: 0 });
+    expect(mine.body.data.referral).toEqual({
+      referralCode: other.user.referralCode,
+      requirement: 'verifiedEmail',
+      referredCount: 0,
+      pendingCount: 0,
+      qualifiedCount: 0,
+      paidCount: 0,
+      claimableCount: 0,
+    });
   });
 
   it('needs a signed-in player', async () => {

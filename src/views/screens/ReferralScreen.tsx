@@ -15,8 +15,8 @@ import { useFlow, useWiring } from '../wiring.ts';
 
 /*
  * Refer a friend (src/machines/referral.machine.ts): the player's code and link to copy or share, the
- * reward and the limit of the server's settings, the friends referred, and the claim of the reward into
- * a wallet of the player's choice.
+ * reward and the limit of the server's settings, the friends pending and qualified apart (with what
+ * qualifies a friend), and the claim of the reward into a wallet of the player's choice.
  */
 
 const Card = styled(PageCard)`
@@ -54,7 +54,7 @@ const Card = styled(PageCard)`
   }
 `;
 
-/* One figure a row on a phone, label beside value; three side by side from a tablet up. */
+/* One figure a row on a phone, label beside value; two by two on a tablet, four side by side from a desktop up. */
 const Stats = styled('dl')`
   display: grid;
   grid-template-columns: 1fr;
@@ -81,7 +81,7 @@ const Stats = styled('dl')`
     font-variant-numeric: tabular-nums;
   }
   ${theme.breakpoint.tablet} {
-    grid-template-columns: repeat(3, minmax(0, 1fr));
+    grid-template-columns: repeat(2, minmax(0, 1fr));
     div {
       display: block;
     }
@@ -89,6 +89,9 @@ const Stats = styled('dl')`
       margin-top: ${theme.space(1)};
       font-size: ${theme.font.size.title};
     }
+  }
+  ${theme.breakpoint.desktop} {
+    grid-template-columns: repeat(4, minmax(0, 1fr));
   }
 `;
 
@@ -170,8 +173,12 @@ export function ReferralPanel({ origin, canShare }: ReferralInput) {
         <h2 id="referral-stats-title">{t('referral.stats')}</h2>
         <Stats>
           <div>
-            <dt>{t('referral.referred')}</dt>
-            <dd>{formatNumber(referral.referredCount, language)}</dd>
+            <dt>{t('referral.pending')}</dt>
+            <dd>{formatNumber(referral.pendingCount, language)}</dd>
+          </div>
+          <div>
+            <dt>{t('referral.qualified')}</dt>
+            <dd>{formatNumber(referral.qualifiedCount, language)}</dd>
           </div>
           <div>
             <dt>{t('referral.paid')}</dt>
@@ -182,6 +189,7 @@ export function ReferralPanel({ origin, canShare }: ReferralInput) {
             <dd>{formatNumber(referral.claimableCount, language)}</dd>
           </div>
         </Stats>
+        <Note id="referral-requirement">{t(`referral.requirement.${referral.requirement}`)}</Note>
       </Card>
       <Card aria-labelledby="referral-claim-title">
         <h2 id="referral-claim-title">{t('bonus.types.referral')}</h2>
