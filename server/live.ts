@@ -155,8 +155,15 @@ export class LiveHub {
     };
   }
 
-  /** Registers how to end an open stream when the server stops; the function it returns forgets it. */
+  /**
+   * Registers how to end an open stream when the server stops; the function it returns forgets it. A stream
+   * that starts once the server is stopping is ended at once.
+   */
   track(end: () => void): () => void {
+    if (this.closed) {
+      end();
+      return () => undefined;
+    }
     this.streams.add(end);
     return () => {
       this.streams.delete(end);

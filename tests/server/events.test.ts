@@ -6,6 +6,7 @@ import { chainTransfer, depositAddress, fundedPlayer, type Player } from '../hel
 import { checkResponse, recordCoverage } from '../helpers/contract.ts';
 import { listWallets } from '../../server/domain/wallets.ts';
 import { loadOpenApi } from '../../server/http/openapi.ts';
+import { LiveHub } from '../../server/live.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -278,6 +279,15 @@ describe('the event stream', () => {
     server.clock.advance(25 * 60 * 60_000);
     await stream.ended;
     server.clock.set(new Date());
+  });
+
+  it('ends at once a stream that starts once the server is stopping', async () => {
+    const hub = new LiveHub(server.ctx.db);
+    await hub.close();
+    let ended = 0;
+    hub.track(() => (ended += 1));
+    expect([ended, hub.openStreams]).toEqual([1, 0]);
+    await expect(hub.subscribe(1, () => undefined)).rejects.toThrow('the server is stopping');
   });
 
   it('ends the open streams when the server stops, without holding it', async () => {
