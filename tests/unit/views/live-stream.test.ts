@@ -5,7 +5,8 @@ import { createLiveStream, liveEventOf } from '../../../src/views/live-stream.ts
 /*
  * The session's event stream in the browser (src/views/live-stream.ts), over a fake fetch whose
  * streams the test writes to and ends: what the flows receive, the reconnection with backoff and its
- * LIVE.RECONNECTED, a 401, and the stream closed with the last subscriber.
+ * LIVE.RECONNECTED, a 401, a stream replaced by the player's newer ones (opened again only when the page
+ * is shown again), and the stream closed with the last subscriber.
  */
 
 interface FakeStream {
