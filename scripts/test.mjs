@@ -110,6 +110,7 @@ const POSTGRESQL_FILES = [
   'referrals', // which friends qualify, and two referral claims at once paying once
   'reconcile', // withdrawals settled with the provider: runs at once claiming rows with SKIP LOCKED, the command beside the server
   'responsible-gambling', // limits summed over money rows in time windows, self-exclusion
+  'seed-pairs-migration', // migration 0034 over seed pairs of before: next server seeds drawn and hashed in SQL
   'shutdown', // npm start stopped: its pool and LISTEN connection ended
   'transactions', // history paging and filters over money rows
   'uploads', // images decoded and encoded anew, their files and rows written together

@@ -8,7 +8,7 @@ import { constraintOf, maybeOne, one, sqlState, type Db, type Queryable } from '
 import { INSTANT_ENGINES, type HouseEngine, type Json } from './engines.ts';
 import { skinOf } from './slot-engine.ts';
 import { badHouseRequest, HouseGameError, type HouseErrorCode } from './errors.ts';
-import { activePair, rotatePair, seedsView, takeNonce, type RevealedSeedView, type SeedOwner, type SeedsView } from './seeds.ts';
+import { activePair, rotatePair, seedsView, setNextClientSeed, takeNonce, type RevealedSeedView, type SeedOwner, type SeedsView } from './seeds.ts';
 import { callWallet, type HouseWalletOptions, type WalletPath, type WalletResult } from './wallet-client.ts';
 
 /**
@@ -706,8 +706,20 @@ export async function minesCashOut(hc: HouseContext, sessionId: string, playerId
 // Seeds
 
 /**
- * Reveals the server seed of the player's (or demo session's) active pair and starts a new pair, with a
- * new client seed when given. Refused while a Mines round of the pair is open (its board would be known).
+ * Sets the client seed of the player's (or demo session's) next pair, at any time: a Mines round open with
+ * the active pair plays on unchanged.
+ */
+export async function setNextSeed(hc: HouseContext, sessionId: string, playerId: number | null, clientSeed: string): Promise<SeedsView> {
+  const session = await openSession(hc, sessionId, playerId);
+  if (session.engine === null) throw new HouseGameError('GAME_NOT_FOUND_ERROR');
+  return setNextClientSeed(hc.db, ownerOf(session), clientSeed, hc.now());
+}
+
+/**
+ * Reveals the server seed of the player's (or demo session's) active pair and makes the next pair active as
+ * shown, with the client seed given as its client seed when there is one. Refused while a Mines round of
+ * the pair is open (its board would be known). The pair is locked first: a second rotation at once waits,
+ * then rotates the pair this one made active.
  */
 export async function rotateSeeds(
   hc: HouseContext,
@@ -721,6 +733,6 @@ export async function rotateSeeds(
     const now = hc.now();
     const pair = await activePair(tx, ownerOf(session), now, true);
     if (await pairHasOpenRound(tx, pair.id)) throw new HouseGameError('ROUND_IN_PROGRESS');
-    return rotatePair(tx, ownerOf(session), clientSeed, now);
+    return rotatePair(tx, ownerOf(session), pair, clientSeed, now);
   });
 }

@@ -49,6 +49,9 @@ export function houseHandlers(ctx: AppContext): JsonHandlers {
     houseMinesCashOut: async ({ params, auth }) => ({
       houseRound: await run(house.minesCashOut(hc(), params.sessionId, auth?.userId ?? null)),
     }),
+    houseSetNextSeed: async ({ params, body, auth }) => ({
+      seeds: await run(house.setNextSeed(hc(), params.sessionId, auth?.userId ?? null, body.clientSeed)),
+    }),
     houseRotateSeeds: async ({ params, body, auth }) =>
       run(house.rotateSeeds(hc(), params.sessionId, auth?.userId ?? null, body.clientSeed)),
   };

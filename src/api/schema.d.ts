@@ -1177,7 +1177,8 @@ export interface paths {
          *     title no engine stands in for, such as live dealers and sports: the page says so instead of
          *     opening an empty frame), the mode, the balance (real money: the wallet's, read with a signed
          *     `gameWalletBalance` call; demo: play money), the stake limits, the slot's skin, the player's
-         *     seeds (the server seed's SHA-256, the client seed, the next nonce) and a Mines round still open.
+         *     seeds (the server seed's SHA-256, the client seed, the next nonce, and the next pair's server
+         *     seed SHA-256 and client seed) and a Mines round still open.
          *     Rounds the wallet left unanswered are resolved first (see the tag).
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA; 404 GAME_NOT_FOUND_ERROR (unknown or expired session,
@@ -1385,9 +1386,12 @@ export interface paths {
         /**
          * Rotate the seed pair
          * @description Reveals the server seed of the active pair (so every round played with it can be checked) and
-         *     starts a new pair: a new server seed (its SHA-256 shown), the `clientSeed` given or the current
-         *     one (send `{}` to keep it), and the nonce back to 0. A real-money session rotates the player's pair (shared by all
-         *     their house games), a demo session its own.
+         *     makes the next pair active as it was shown: the server seed whose SHA-256 was `nextServerSeedHash`,
+         *     the `clientSeed` given here or else the next client seed shown (send `{}` to keep it), and the
+         *     nonce back to 0; a new next server seed is drawn (its SHA-256 shown), the next client seed being
+         *     the new active one until the player sets another. A real-money session rotates the player's pair
+         *     (shared by all their house games), a demo session its own. Two rotations at once are done one
+         *     after the other: the second reveals the pair the first made active.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`clientSeed`: 1 to 64 visible ASCII characters, no
          *     space and no ':'); 404 GAME_NOT_FOUND_ERROR (see houseGetTable; also a title without an
@@ -1395,6 +1399,33 @@ export interface paths {
          *     415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
          */
         post: operations["houseRotateSeeds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/house/{sessionId}/seeds/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the next pair's client seed
+         * @description Sets the client seed of the next pair, the one a rotation makes active (its server seed's SHA-256
+         *     is `nextServerSeedHash`, shown before this call). Allowed at any time, a Mines round open too: the
+         *     active pair, its nonce and the round are not changed. A real-money session sets the player's next
+         *     pair (shared by all their house games), a demo session its own.
+         *
+         *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (`clientSeed`: 1 to 64 visible ASCII characters, no
+         *     space and no ':'); 404 GAME_NOT_FOUND_ERROR (see houseGetTable; also a title without an
+         *     engine); 415 UNSUPPORTED_MEDIA_TYPE; 500 INTERNAL_SERVER_ERROR.
+         */
+        post: operations["houseSetNextSeed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2992,12 +3023,26 @@ export interface components {
         ServerSeedHash: string;
         /** @description The player's seed, 1 to 64 visible ASCII characters without space or ':'. */
         ClientSeed: string;
-        /** @description The active seed pair as the player may see it before betting. */
+        /** @description The seed pair a round was played with (the server seed's SHA-256, the client seed) and its nonce. */
         HouseSeeds: {
             serverSeedHash: components["schemas"]["ServerSeedHash"];
             clientSeed: components["schemas"]["ClientSeed"];
-            /** @description The nonce of the pair's next round (rounds played with it so far). */
+            /** @description The round's nonce. */
             nonce: number;
+        };
+        /**
+         * @description The active seed pair as the player may see it before betting, and the next pair, which a rotation
+         *     makes active as shown.
+         */
+        HouseSeedPairs: {
+            serverSeedHash: components["schemas"]["ServerSeedHash"];
+            clientSeed: components["schemas"]["ClientSeed"];
+            /** @description The nonce of the active pair's next round (rounds played with it so far). */
+            nonce: number;
+            /** @description SHA-256 of the next pair's server seed, drawn when the active pair started. */
+            nextServerSeedHash: components["schemas"]["ServerSeedHash"];
+            /** @description The next pair's client seed (the active one until the player sets another). */
+            nextClientSeed: components["schemas"]["ClientSeed"];
         };
         RevealedSeedPair: {
             /** @description The server seed, revealed; its SHA-256 is serverSeedHash. */
@@ -3128,7 +3173,7 @@ export interface components {
             minBet: components["schemas"]["Amount"];
             maxBet: components["schemas"]["Amount"];
             slotSkin: components["schemas"]["SlotSkin"] | null;
-            seeds: components["schemas"]["HouseSeeds"] | null;
+            seeds: components["schemas"]["HouseSeedPairs"] | null;
             /** @description The session's Mines round still in play, to resume. */
             openRound: components["schemas"]["HouseRound"] | null;
         };
@@ -5290,7 +5335,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             revealed: components["schemas"]["RevealedSeedPair"];
-                            seeds: components["schemas"]["HouseSeeds"];
+                            seeds: components["schemas"]["HouseSeedPairs"];
                         };
                         errors: components["schemas"]["EmptyErrors"];
                     };
@@ -5299,6 +5344,44 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    houseSetNextSeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game session of the launch URL (`/play/{sessionId}`) that casinoInitGame or casinoInitGameDemo opened. */
+                sessionId: components["parameters"]["HouseSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientSeed: components["schemas"]["ClientSeed"];
+                };
+            };
+        };
+        responses: {
+            /** @description The active pair and the next one, with the client seed set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            seeds: components["schemas"]["HouseSeedPairs"];
+                        };
+                        errors: components["schemas"]["EmptyErrors"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };

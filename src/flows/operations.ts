@@ -81,6 +81,7 @@ export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebo
   startMines: { label: 'POST /house/{sessionId}/mines', api: true },
   revealMinesTile: { label: 'POST /house/{sessionId}/mines/reveal', api: true },
   cashOutMines: { label: 'POST /house/{sessionId}/mines/cash-out', api: true },
+  setNextHouseSeed: { label: 'POST /house/{sessionId}/seeds/next', api: true },
   rotateHouseSeeds: { label: 'POST /house/{sessionId}/seeds/rotate', api: true },
   askFacebook: { label: 'Facebook login popup', api: false, note: "Facebook's SDK, no casino API call" },
   copyText: { label: 'Clipboard', api: false, note: "the browser's clipboard, no casino API call" },

@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../api/client.ts';
 import { settle } from './actors.ts';
-import type { HouseRound, HouseTable, SeedRotation } from './house.ts';
+import type { HouseRound, HouseSeedPairs, HouseTable, SeedRotation } from './house.ts';
 import type { DiceChoice, PlayRequest } from './houseTable.machine.ts';
 import type { PlinkoRisk } from '../fairness/plinko.ts';
 
@@ -53,6 +53,10 @@ export function createHouseActors(client: ApiClient) {
     cashOutMines: fromPromise<HouseRound, { sessionId: string }>(async ({ input, signal }) => {
       const answer = await settle(client.POST('/house/{sessionId}/mines/cash-out', { params: path(input.sessionId), signal }));
       return answer.data.houseRound;
+    }),
+    setNextHouseSeed: fromPromise<HouseSeedPairs, { sessionId: string; clientSeed: string }>(async ({ input, signal }) => {
+      const answer = await settle(client.POST('/house/{sessionId}/seeds/next', { params: path(input.sessionId), body: { clientSeed: input.clientSeed }, signal }));
+      return answer.data.seeds;
     }),
     rotateHouseSeeds: fromPromise<SeedRotation, { sessionId: string; clientSeed: string | null }>(async ({ input, signal }) => {
       const body = input.clientSeed === null ? {} : { clientSeed: input.clientSeed };

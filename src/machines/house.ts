@@ -4,16 +4,19 @@ import type { ErrorCode } from './effects.ts';
 import { toFailure, type ServerFieldError } from './failure.ts';
 
 /*
- * What the house games' pages (houseTable.machine.ts, mines.machine.ts) share: the table and round types of
- * openapi.yaml, and the bet amount (a decimal string checked with src/money.ts, halved and doubled in units
- * of 1e-8 within the table's limits, never as a float).
+ * What the house games' pages (houseTable.machine.ts, mines.machine.ts, houseSeeds.machine.ts) share: the
+ * table, round and seed types of openapi.yaml, and the bet amount (a decimal string checked with
+ * src/money.ts, halved and doubled in units of 1e-8 within the table's limits, never as a float).
  */
 
 export type HouseTable = components['schemas']['HouseTable'];
 export type HouseRound = components['schemas']['HouseRound'];
+/** The seed pair and nonce a round was played with. */
 export type HouseSeeds = components['schemas']['HouseSeeds'];
+/** The active seed pair and the next one, as the table shows them. */
+export type HouseSeedPairs = components['schemas']['HouseSeedPairs'];
 export type RevealedSeedPair = components['schemas']['RevealedSeedPair'];
-export type SeedRotation = { revealed: RevealedSeedPair; seeds: HouseSeeds };
+export type SeedRotation = { revealed: RevealedSeedPair; seeds: HouseSeedPairs };
 export type HouseEngine = components['schemas']['HouseEngine'];
 
 /** The last results a page lists. */

@@ -14,10 +14,7 @@ import {
   withResult,
   type AmountCode,
   type HouseRound,
-  type HouseSeeds,
   type HouseTable,
-  type RevealedSeedPair,
-  type SeedRotation,
 } from './house.ts';
 
 /*
@@ -26,7 +23,7 @@ import {
  * seeds, the slot's skin), the player sets the amount (½ and 2× within the table's limits) and the game's
  * parameters, plays, the result shows briefly as an animation (`resultShown`) and then in words, and joins
  * the last results. A refusal keeps its code (and the server's per-field codes, shown beside their
- * controls). The seed pair can be rotated (the old server seed revealed) between rounds.
+ * controls). The seed panel beside it is a flow of its own (houseSeeds.machine.ts), told of each round.
  */
 
 export type InstantEngine = 'dice' | 'limbo' | 'plinko' | 'slot';
@@ -57,9 +54,6 @@ export interface HouseTableContext extends HouseTableInput {
   history: HouseRound[];
   /** The balance as the last answer gave it (null: a win the wallet still owes). */
   balance: string | null;
-  seeds: HouseSeeds | null;
-  /** The server seed revealed by the last rotation. */
-  revealed: RevealedSeedPair | null;
   errorCode: ErrorCode | null;
   /** Per-field codes: the server's, or the page's own check of the parameters (`target`, `rows`). */
   fieldErrors: ServerFieldError[];
@@ -73,7 +67,6 @@ export type HouseTableEvent =
   | { type: 'LIMBO.CHANGE'; target: number }
   | { type: 'PLINKO.CHANGE'; rows: number; risk: PlinkoRisk }
   | { type: 'PLAY' }
-  | { type: 'SEEDS.ROTATE'; clientSeed: string }
   | { type: 'RETRY' };
 
 export interface PlayRequest<TParams> {
@@ -134,8 +127,6 @@ export const houseTableMachine = setup({
     playPlinko: notProvided<HouseRound, PlayRequest<{ rows: number; risk: PlinkoRisk }>>('playPlinko'),
     /** POST /house/{sessionId}/slot */
     playSlot: notProvided<HouseRound, PlayRequest<Record<string, never>>>('playSlot'),
-    /** POST /house/{sessionId}/seeds/rotate */
-    rotateHouseSeeds: notProvided<SeedRotation, { sessionId: string; clientSeed: string | null }>('rotateHouseSeeds'),
   },
   actions: {
     /** Tells the game page a real-money round was settled (its balance pill follows the wallet anyway). */
@@ -143,7 +134,6 @@ export const houseTableMachine = setup({
     storeTable: assign(({ context }, params: { table: HouseTable }) => ({
       table: params.table,
       balance: params.table.balance,
-      seeds: params.table.seeds,
       amount: context.table === null ? openingAmount(params.table) : context.amount,
       errorCode: null,
       fieldErrors: [],
@@ -161,9 +151,7 @@ export const houseTableMachine = setup({
       round: params.round,
       history: withResult(context.history, params.round),
       balance: params.round.balance,
-      seeds: params.round.seeds,
     })),
-    storeRotation: assign((_, params: { rotation: SeedRotation }) => ({ revealed: params.rotation.revealed, seeds: params.rotation.seeds })),
     storeFailure: assign((_, params: { error: unknown }) => failureOf(params.error)),
   },
   guards: {
@@ -190,8 +178,6 @@ export const houseTableMachine = setup({
     round: null,
     history: [],
     balance: null,
-    seeds: null,
-    revealed: null,
     errorCode: null,
     fieldErrors: [],
   }),
@@ -225,7 +211,6 @@ export const houseTableMachine = setup({
           { guard: 'isPlinko', target: 'playing.plinko', actions: 'clearFailure' },
           { target: 'playing.slot', actions: 'clearFailure' },
         ],
-        'SEEDS.ROTATE': { target: 'rotating', actions: 'clearFailure' },
       },
     },
     /** The round is asked for: one call per engine. */
@@ -269,17 +254,6 @@ export const houseTableMachine = setup({
     /** The result is animated (the roll, the multiplier, the ball, the reels), then stated in words. */
     showing: {
       after: { resultShown: 'idle' },
-    },
-    rotating: {
-      invoke: {
-        src: 'rotateHouseSeeds',
-        input: ({ context, event }) => ({
-          sessionId: context.sessionId,
-          clientSeed: event.type === 'SEEDS.ROTATE' && event.clientSeed.trim() !== '' ? event.clientSeed.trim() : null,
-        }),
-        onDone: { target: 'idle', actions: { type: 'storeRotation', params: ({ event }) => ({ rotation: event.output }) } },
-        onError: refused,
-      },
     },
   },
 });

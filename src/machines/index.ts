@@ -26,6 +26,7 @@ import { betHistoryMachine } from './betHistory.machine.ts';
 import { fairnessMachine } from './fairness.machine.ts';
 import { houseTableMachine } from './houseTable.machine.ts';
 import { minesMachine } from './mines.machine.ts';
+import { houseSeedsMachine } from './houseSeeds.machine.ts';
 import { bonusesMachine } from './bonuses.machine.ts';
 import { bonusClaimMachine } from './bonusClaim.machine.ts';
 import { bonusForfeitMachine } from './bonusForfeit.machine.ts';
@@ -78,6 +79,7 @@ export const machines = {
   // The house games' pages (src/views/house, their own composition root: src/views/house/wiring.ts).
   houseTable: houseTableMachine,
   mines: minesMachine,
+  houseSeeds: houseSeedsMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

@@ -11,10 +11,7 @@ import {
   withResult,
   type AmountCode,
   type HouseRound,
-  type HouseSeeds,
   type HouseTable,
-  type RevealedSeedPair,
-  type SeedRotation,
 } from './house.ts';
 
 /*
@@ -23,8 +20,9 @@ import {
  * starts a round (the stake is placed), then reveals tiles of the 5 × 5 board one at a time: a safe tile
  * raises what a cash out pays, a mine ends the round with nothing. Cashing out (after at least one safe
  * tile) or revealing the last safe tile ends it paid. The end is animated briefly (`resultShown`), then
- * stated in words, with the mines shown. Seeds rotate between rounds only (the server refuses while a
- * round is open: its board would be known).
+ * stated in words, with the mines shown. The seed panel beside it is a flow of its own
+ * (houseSeeds.machine.ts), told of each round; the page lets it rotate between rounds only (the server
+ * refuses while a round is open: its board would be known).
  */
 
 export interface MinesInput {
@@ -40,8 +38,6 @@ export interface MinesContext extends MinesInput {
   round: HouseRound | null;
   history: HouseRound[];
   balance: string | null;
-  seeds: HouseSeeds | null;
-  revealed: RevealedSeedPair | null;
   errorCode: ErrorCode | null;
   fieldErrors: ServerFieldError[];
 }
@@ -55,7 +51,6 @@ export type MinesEvent =
   | { type: 'START' }
   | { type: 'REVEAL'; tile: number }
   | { type: 'CASH_OUT' }
-  | { type: 'SEEDS.ROTATE'; clientSeed: string }
   | { type: 'RETRY' };
 
 const storeRound = {
@@ -89,8 +84,6 @@ export const minesMachine = setup({
     revealMinesTile: notProvided<HouseRound, { sessionId: string; tile: number }>('revealMinesTile'),
     /** POST /house/{sessionId}/mines/cash-out */
     cashOutMines: notProvided<HouseRound, { sessionId: string }>('cashOutMines'),
-    /** POST /house/{sessionId}/seeds/rotate */
-    rotateHouseSeeds: notProvided<SeedRotation, { sessionId: string; clientSeed: string | null }>('rotateHouseSeeds'),
   },
   actions: {
     /** Tells the game page a real-money round was settled. */
@@ -98,7 +91,6 @@ export const minesMachine = setup({
     storeTable: assign(({ context }, params: { table: HouseTable }) => ({
       table: params.table,
       balance: params.table.balance,
-      seeds: params.table.seeds,
       round: params.table.openRound,
       amount: context.table === null ? (params.table.openRound?.amount ?? openingAmount(params.table)) : context.amount,
       errorCode: null,
@@ -110,14 +102,12 @@ export const minesMachine = setup({
     setMineCount: assign((_, params: { mineCount: number }) => ({ mineCount: params.mineCount, fieldErrors: [], errorCode: null })),
     markAmount: assign(({ context }) => ({ amountError: amountCode(context.amount, context.table) })),
     clearFailure: assign({ errorCode: null, fieldErrors: [], amountError: null }),
-    storeRound: assign((_, params: { round: HouseRound }) => ({ round: params.round, balance: params.round.balance ?? null, seeds: params.round.seeds })),
+    storeRound: assign((_, params: { round: HouseRound }) => ({ round: params.round, balance: params.round.balance ?? null })),
     storeEnded: assign(({ context }, params: { round: HouseRound }) => ({
       round: params.round,
       history: withResult(context.history, params.round),
       balance: params.round.balance,
-      seeds: params.round.seeds,
     })),
-    storeRotation: assign((_, params: { rotation: SeedRotation }) => ({ revealed: params.rotation.revealed, seeds: params.rotation.seeds })),
     storeFailure: assign((_, params: { error: unknown }) => failureOf(params.error)),
   },
   guards: {
@@ -140,8 +130,6 @@ export const minesMachine = setup({
     round: null,
     history: [],
     balance: null,
-    seeds: null,
-    revealed: null,
     errorCode: null,
     fieldErrors: [],
   }),
@@ -176,7 +164,6 @@ export const minesMachine = setup({
           { guard: 'amountInvalid', actions: 'markAmount' },
           { target: 'starting', actions: 'clearFailure' },
         ],
-        'SEEDS.ROTATE': { target: 'rotating', actions: 'clearFailure' },
       },
     },
     starting: {
@@ -216,17 +203,6 @@ export const minesMachine = setup({
     /** The round ended (a mine, a cash out, the last safe tile): the board opens, then the result in words. */
     showing: {
       after: { resultShown: 'idle' },
-    },
-    rotating: {
-      invoke: {
-        src: 'rotateHouseSeeds',
-        input: ({ context, event }) => ({
-          sessionId: context.sessionId,
-          clientSeed: event.type === 'SEEDS.ROTATE' && event.clientSeed.trim() !== '' ? event.clientSeed.trim() : null,
-        }),
-        onDone: { target: 'idle', actions: { type: 'storeRotation', params: ({ event }) => ({ rotation: event.output }) } },
-        onError: { target: 'idle', actions: storeFailure },
-      },
     },
   },
 });

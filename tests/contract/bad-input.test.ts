@@ -324,6 +324,7 @@ const HOUSE_GAME_OF: Record<string, string> = {
   houseMinesStart: 'house-mines',
   houseMinesReveal: 'house-mines',
   houseMinesCashOut: 'house-mines',
+  houseSetNextSeed: 'house-dice',
   houseRotateSeeds: 'house-dice',
 };
 

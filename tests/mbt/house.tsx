@@ -34,6 +34,7 @@ export function renderHousePage(ui: ReactElement, options: { actors: Partial<Hou
     startMines: unexpected(),
     revealMinesTile: unexpected(),
     cashOutMines: unexpected(),
+    setNextHouseSeed: unexpected(),
     rotateHouseSeeds: unexpected(),
     ...options.actors,
   };

@@ -25,7 +25,8 @@ type TableSnapshot = SnapshotFrom<typeof houseTableMachine>;
  * Dice, Limbo, Plinko and the slot on their own pages: the table loads (or the page says why not, with
  * Retry), the player sets the amount (typed, ½, 2×) and the game's parameters, plays (the button busy),
  * the result is animated, then said in the live region and listed; a refusal is said beside its control
- * or as an alert; the seed pair rotates and the old server seed shows.
+ * or as an alert; the seed panel (its own flow, houseSeeds.mbt.test.tsx) shows the table's seeds, the
+ * nonce of the round after the last one, and lets the seeds rotate between rounds only.
  */
 
 const PLAY_LABEL = { dice: 'house.dice.play', limbo: 'house.limbo.play', plinko: 'house.plinko.play', slot: 'house.slot.play' } as const;
@@ -50,7 +51,7 @@ function outcomeText(view: TableView, round: HouseRound): string {
   return round.state === 'pending' ? `${text} ${view.t('house.pending')}` : text;
 }
 
-function seeTable(view: TableView, snapshot: TableSnapshot, settling: 'playing' | 'showing' | 'rotating' | null) {
+function seeTable(view: TableView, snapshot: TableSnapshot, settling: 'playing' | 'showing' | null) {
   const { context } = snapshot;
   const table = context.table!;
   screen.getByRole('heading', { level: 1, name: table.game.name });
@@ -72,11 +73,13 @@ function seeTable(view: TableView, snapshot: TableSnapshot, settling: 'playing' 
   else expect(live.textContent).toBe('');
   const results = screen.getByRole('heading', { name: view.t('house.lastResults') }).parentElement!;
   expect(within(results).queryAllByRole('listitem')).toHaveLength(context.history.length);
-  const rotate = screen.getByRole('button', { name: view.t('house.fairness.rotate') });
-  expect(rotate.getAttribute('aria-busy')).toBe(String(settling === 'rotating'));
-  expect(screen.getByTestId('server-seed-hash').textContent).toBe(context.seeds?.serverSeedHash);
-  if (context.revealed) expect(screen.getByTestId('revealed-seed').textContent).toBe(context.revealed.serverSeed);
-  else expect(screen.queryByTestId('revealed-seed')).toBeNull();
+  const rotate = screen.getByRole('button', { name: view.t('house.fairness.rotate') }) as HTMLButtonElement;
+  expect(rotate.disabled, 'Rotate between rounds only').toBe(settling !== null);
+  expect(screen.getByTestId('server-seed-hash').textContent).toBe(table.seeds?.serverSeedHash);
+  expect(screen.getByTestId('next-server-seed-hash').textContent).toBe(table.seeds?.nextServerSeedHash);
+  const nonce = Math.max(table.seeds?.nonce ?? 0, context.round ? context.round.seeds.nonce + 1 : 0);
+  expect(screen.getByTestId('nonce').textContent, 'the nonce of the round after the last one').toBe(String(nonce));
+  expect(screen.queryByTestId('revealed-seed')).toBeNull();
   // The parent hears of every settled real-money round, and of nothing else.
   const settled = view.steps.filter((step) => step.kind.kind === 'done' && step.kind.src.startsWith('play')).map((step) => (step.event as EventObject & { output: HouseRound }).output);
   expect(announced).toEqual(settled.filter((round) => !round.demo && round.state !== 'open'));
@@ -104,11 +107,9 @@ describeModel('houseTable', {
         return context.engine === 'limbo' && context.limbo.target === 200;
       case 'PLINKO.CHANGE':
         return context.engine === 'plinko' && context.plinko.rows === 12;
-      // One round per path; seeds rotate once.
+      // One round per path.
       case 'PLAY':
         return context.round === null;
-      case 'SEEDS.ROTATE':
-        return context.revealed === null;
       default:
         return true;
     }
@@ -134,10 +135,6 @@ describeModel('houseTable', {
     'LIMBO.CHANGE': (view, event) => setField(view.user, view.t('house.limbo.target'), String(event.target / 100)),
     'PLINKO.CHANGE': (view, event) => view.user.selectOptions(screen.getByRole('combobox', { name: view.t('house.plinko.rows') }), String(event.rows)),
     PLAY: (view) => view.user.click(playButton(view)),
-    'SEEDS.ROTATE': async (view, event) => {
-      await setField(view.user, view.t('house.fairness.newClientSeed'), event.clientSeed);
-      await view.user.click(screen.getByRole('button', { name: view.t('house.fairness.rotate') }));
-    },
     RETRY: (view) => view.user.click(screen.getByRole('button', { name: view.t('common.retry') })),
   },
   states: {
@@ -156,6 +153,5 @@ describeModel('houseTable', {
     'playing.plinko': (view, snapshot) => seeTable(view, snapshot, 'playing'),
     'playing.slot': (view, snapshot) => seeTable(view, snapshot, 'playing'),
     showing: (view, snapshot) => seeTable(view, snapshot, 'showing'),
-    rotating: (view, snapshot) => seeTable(view, snapshot, 'rotating'),
   },
 });

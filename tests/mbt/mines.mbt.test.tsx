@@ -22,7 +22,9 @@ type MinesSnapshot = SnapshotFrom<typeof minesMachine>;
  * Mines on its own page: the table loads (a round still open is resumed, its gems shown and its cash out
  * offered), Bet places the stake (busy meanwhile), the 5 × 5 board's tiles are buttons named for what
  * they show, a gem raises the cash out, a mine or a cash out ends the round: the mines show, then the
- * result is said and listed; refusals as alerts; the seeds rotate between rounds.
+ * result is said and listed; refusals as alerts; the seed panel (its own flow, houseSeeds.mbt.test.tsx)
+ * shows the table's seeds, the nonce of the round after the last one, and lets the seeds rotate between
+ * rounds only.
  */
 
 const plain = (text: string | null | undefined) => (text ?? '').replaceAll('\u00a0', ' ');
@@ -33,7 +35,7 @@ function outcomeText(view: MinesView, round: HouseRound): string {
   return view.t(parseAmount(round.payout) < parseAmount(round.amount) ? 'house.returned' : 'house.won', { amount: formatAmount(round.payout, round.currencyCode ?? '', view.language), multiplier: `${whole}.${fraction.padEnd(2, '0')}` });
 }
 
-type Moment = 'idle' | 'starting' | 'open' | 'revealing' | 'cashingOut' | 'showing' | 'rotating';
+type Moment = 'idle' | 'starting' | 'open' | 'revealing' | 'cashingOut' | 'showing';
 
 function seeMines(view: MinesView, snapshot: MinesSnapshot, moment: Moment) {
   const { context } = snapshot;
@@ -45,7 +47,7 @@ function seeMines(view: MinesView, snapshot: MinesSnapshot, moment: Moment) {
   const amount = screen.getByLabelText(view.t('house.amount')) as HTMLInputElement;
   expect(amount.value).toBe(context.amount);
   const inRound = moment === 'open' || moment === 'revealing' || moment === 'cashingOut';
-  expect(amount.disabled, 'the amount is fixed while a round is in play').toBe(inRound || moment === 'starting' || moment === 'rotating');
+  expect(amount.disabled, 'the amount is fixed while a round is in play').toBe(inRound || moment === 'starting');
   if (context.amountError) screen.getByText(view.t(ruleMessageKey(context.amountError)!));
   const alert = screen.queryByRole('alert');
   if (context.errorCode !== null && context.fieldErrors.length === 0) expect(alert?.textContent).toBe(view.t(errorMessageKey(context.errorCode, 'default')));
@@ -82,8 +84,11 @@ function seeMines(view: MinesView, snapshot: MinesSnapshot, moment: Moment) {
   }
   const results = screen.getByRole('heading', { name: view.t('house.lastResults') }).parentElement!;
   expect(within(results).queryAllByRole('listitem')).toHaveLength(context.history.length);
-  expect(screen.getByRole('button', { name: view.t('house.fairness.rotate') }).getAttribute('aria-busy')).toBe(String(moment === 'rotating'));
-  if (context.revealed) expect(screen.getByTestId('revealed-seed').textContent).toBe(context.revealed.serverSeed);
+  expect((screen.getByRole('button', { name: view.t('house.fairness.rotate') }) as HTMLButtonElement).disabled, 'Rotate between rounds only').toBe(moment !== 'idle');
+  expect(screen.getByTestId('server-seed-hash').textContent).toBe(table.seeds?.serverSeedHash);
+  expect(screen.getByTestId('next-server-seed-hash').textContent).toBe(table.seeds?.nextServerSeedHash);
+  const nonce = Math.max(table.seeds?.nonce ?? 0, round ? round.seeds.nonce + 1 : 0);
+  expect(screen.getByTestId('nonce').textContent, 'the nonce of the round after the last one').toBe(String(nonce));
   const endings = view.steps
     .filter((step) => step.kind.kind === 'done' && (step.kind.src === 'revealMinesTile' || step.kind.src === 'cashOutMines'))
     .map((step) => (step.event as EventObject & { output: HouseRound }).output)
@@ -112,8 +117,6 @@ describeModel('mines', {
       // Cash out is offered once a gem is revealed.
       case 'CASH_OUT':
         return context.round?.multiplier !== null;
-      case 'SEEDS.ROTATE':
-        return context.revealed === null;
       default:
         return true;
     }
@@ -127,7 +130,6 @@ describeModel('mines', {
     START: (view) => view.user.click(screen.getByRole('button', { name: view.t('house.mines.start') })),
     REVEAL: (view, event) => view.user.click(screen.getByRole('button', { name: view.t('house.mines.tile', { tile: event.tile + 1 }) })),
     CASH_OUT: (view) => view.user.click(screen.getByRole('button', { name: new RegExp(`^${view.t('house.mines.cashOut')}`) })),
-    'SEEDS.ROTATE': (view) => view.user.click(screen.getByRole('button', { name: view.t('house.fairness.rotate') })),
     RETRY: (view) => view.user.click(screen.getByRole('button', { name: view.t('common.retry') })),
   },
   states: {
@@ -145,6 +147,5 @@ describeModel('mines', {
     revealing: (view, snapshot) => seeMines(view, snapshot, 'revealing'),
     cashingOut: (view, snapshot) => seeMines(view, snapshot, 'cashingOut'),
     showing: (view, snapshot) => seeMines(view, snapshot, 'showing'),
-    rotating: (view, snapshot) => seeMines(view, snapshot, 'rotating'),
   },
 });

@@ -145,6 +145,7 @@ export const HOUSE_ENVELOPES: { [K in HouseSrc]: { request: (input: InputFrom<Ho
   startMines: { request: ({ amount, mineCount }) => ({ body: { amount, mineCount } }), response: houseRound },
   revealMinesTile: { request: ({ tile }) => ({ body: { tile } }), response: houseRound },
   cashOutMines: { request: none, response: houseRound },
+  setNextHouseSeed: { request: ({ clientSeed }) => ({ body: { clientSeed } }), response: (seeds) => ({ data: { seeds }, errors: [] }) },
   rotateHouseSeeds: { request: ({ clientSeed }) => ({ body: clientSeed === null ? {} : { clientSeed } }), response: (rotation) => ({ data: rotation, errors: [] }) },
 };
 

@@ -367,7 +367,7 @@ describe('provably fair', () => {
     // The next round uses the new pair from nonce 0; the slot's outcome is the library's for the title's skin.
     const slotSession = await realSession(player, 'classic-slot');
     const spin = (await call('housePlaySlot', slotSession, player, { amount: '0.01' })).body.data.houseRound;
-    expect(spin.seeds).toEqual(seeds);
+    expect(spin.seeds).toEqual({ serverSeedHash: seeds.serverSeedHash, clientSeed: seeds.clientSeed, nonce: 0 });
     const skin = (await table(slotSession, player)).body.data.houseTable.slotSkin as SlotSkin;
     const next = (await call('houseRotateSeeds', slotSession, player, {})).body.data;
     expect(next.seeds.clientSeed).toBe('my-own-seed');
@@ -389,6 +389,118 @@ describe('provably fair', () => {
     await call('houseMinesStart', demo, null, { amount: '1', mineCount: 5 });
     expect(code(await call('houseRotateSeeds', demo, null, {}))).toEqual([409, 'ROUND_IN_PROGRESS']);
     expect((await table(demo, null)).body.data.houseTable.seeds.nonce).toBe(1);
+  });
+});
+
+describe('the next seed pair', () => {
+  const HEX64 = /^[0-9a-f]{64}$/;
+  type Seeds = { serverSeedHash: string; clientSeed: string; nonce: number; nextServerSeedHash: string; nextClientSeed: string };
+  const setNext = (sessionId: string, player: Player | null, clientSeed: string) => call('houseSetNextSeed', sessionId, player, { clientSeed });
+
+  it('shows the next server seed hash before the client seed is chosen, and rotating makes that pair active as shown', async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await realSession(player, 'dice');
+    const shown: Seeds = (await table(sessionId, player)).body.data.houseTable.seeds;
+    expect(shown.nextServerSeedHash).toMatch(HEX64);
+    expect(shown.nextServerSeedHash).not.toBe(shown.serverSeedHash);
+    // Until the player sets one, the next client seed is the active one.
+    expect(shown.nextClientSeed).toBe(shown.clientSeed);
+    const first = (await dice(sessionId, player, '0.01')).body.data.houseRound;
+
+    // The next client seed is set after its server seed's hash was shown, the active pair untouched.
+    expect(code(await setNext(sessionId, player, 'has space'))).toEqual([400, 'PLEASE_CHECK_REQUEST_DATA']);
+    expect(code(await setNext(sessionId, player, 'a:b'))).toEqual([400, 'PLEASE_CHECK_REQUEST_DATA']);
+    expect(code(await call('houseSetNextSeed', sessionId, player, {}))).toEqual([400, 'PLEASE_CHECK_REQUEST_DATA']);
+    const set = await setNext(sessionId, player, 'chosen-after-the-hash');
+    expect(set.status).toBe(200);
+    const afterSet = { ...shown, nonce: 1, nextClientSeed: 'chosen-after-the-hash' };
+    expect(set.body.data.seeds).toEqual(afterSet);
+    expect((await table(sessionId, player)).body.data.houseTable.seeds).toEqual(afterSet);
+
+    // Rotating reveals the active seed and makes the shown next pair active: its hash, the chosen client seed.
+    const rotated = (await call('houseRotateSeeds', sessionId, player, {})).body.data;
+    expect(rotated.revealed).toMatchObject({ serverSeedHash: shown.serverSeedHash, clientSeed: shown.clientSeed, rounds: 1 });
+    expect(await sha256Hex(rotated.revealed.serverSeed)).toBe(shown.serverSeedHash);
+    expect(rotated.seeds).toMatchObject({ serverSeedHash: shown.nextServerSeedHash, clientSeed: 'chosen-after-the-hash', nonce: 0, nextClientSeed: 'chosen-after-the-hash' });
+    expect(rotated.seeds.nextServerSeedHash).toMatch(HEX64);
+    expect([shown.serverSeedHash, shown.nextServerSeedHash]).not.toContain(rotated.seeds.nextServerSeedHash);
+    expect((await table(sessionId, player)).body.data.houseTable.seeds).toEqual(rotated.seeds);
+    const check = await verify('dice', { serverSeed: rotated.revealed.serverSeed, clientSeed: shown.clientSeed, nonce: 0 }, first.params);
+    if (!check.ok) throw new Error(check.error);
+    expect(check.outcome.roll).toBe(first.outcome.roll);
+
+    // The pair made active plays from nonce 0; a rotation's client seed is the next one's, set and rotated to.
+    const second = (await dice(sessionId, player, '0.01')).body.data.houseRound;
+    expect(second.seeds).toEqual({ serverSeedHash: shown.nextServerSeedHash, clientSeed: 'chosen-after-the-hash', nonce: 0 });
+    const again = (await call('houseRotateSeeds', sessionId, player, { clientSeed: 'given-at-rotation' })).body.data;
+    expect(await sha256Hex(again.revealed.serverSeed)).toBe(shown.nextServerSeedHash);
+    expect(again.revealed).toMatchObject({ clientSeed: 'chosen-after-the-hash', rounds: 1 });
+    expect(again.seeds).toMatchObject({ serverSeedHash: rotated.seeds.nextServerSeedHash, clientSeed: 'given-at-rotation', nonce: 0, nextClientSeed: 'given-at-rotation' });
+    const secondCheck = await verify('dice', { serverSeed: again.revealed.serverSeed, clientSeed: 'chosen-after-the-hash', nonce: 0 }, second.params);
+    if (!secondCheck.ok) throw new Error(secondCheck.error);
+    expect(secondCheck.outcome.roll).toBe(second.outcome.roll);
+
+    // A demo session's next pair is its own.
+    const demo = await demoSession(games.dice!);
+    const demoSeeds: Seeds = (await table(demo, null)).body.data.houseTable.seeds;
+    expect((await setNext(demo, null, 'demo-next')).body.data.seeds).toEqual({ ...demoSeeds, nextClientSeed: 'demo-next' });
+    expect(demoSeeds.nextServerSeedHash).not.toBe(again.seeds.nextServerSeedHash);
+    expect((await table(sessionId, player)).body.data.houseTable.seeds).toEqual(again.seeds);
+  });
+
+  it('sets the next client seed while a Mines round is open: the round plays on with its board as drawn', async () => {
+    const demo = await demoSession(games.mines!);
+    const before: Seeds = (await table(demo, null)).body.data.houseTable.seeds;
+    const started = (await call('houseMinesStart', demo, null, { amount: '1', mineCount: 5 })).body.data.houseRound;
+    const mines = await board(started.roundId);
+
+    const set = await setNext(demo, null, 'set-mid-round');
+    expect(set.status).toBe(200);
+    expect(set.body.data.seeds).toEqual({ ...before, nonce: 1, nextClientSeed: 'set-mid-round' });
+    expect(await board(started.roundId)).toEqual(mines);
+    const [safe] = await safeTiles(started.roundId);
+    const revealed = (await call('houseMinesReveal', demo, null, { tile: safe })).body.data.houseRound;
+    expect(revealed).toMatchObject({ state: 'open', seeds: started.seeds });
+    expect(code(await call('houseRotateSeeds', demo, null, {}))).toEqual([409, 'ROUND_IN_PROGRESS']);
+    expect((await table(demo, null)).body.data.houseTable.seeds).toEqual({ ...before, nonce: 1, nextClientSeed: 'set-mid-round' });
+
+    const ended = (await call('houseMinesCashOut', demo, null)).body.data.houseRound;
+    expect(ended.outcome.mines).toEqual(mines);
+    const rotated = (await call('houseRotateSeeds', demo, null, {})).body.data;
+    expect(rotated.seeds).toMatchObject({ serverSeedHash: before.nextServerSeedHash, clientSeed: 'set-mid-round', nonce: 0 });
+    const check = await verify('mines', { serverSeed: rotated.revealed.serverSeed, clientSeed: before.clientSeed, nonce: 0 }, { mineCount: 5 });
+    if (!check.ok) throw new Error(check.error);
+    expect(check.outcome.mines).toEqual(mines);
+  });
+
+  it('rotates one pair per call when rotations run at once: each reveals the pair the one before made active', async () => {
+    const player = await fundedPlayer('1');
+    const sessionId = await realSession(player, 'dice');
+    const shown: Seeds = (await table(sessionId, player)).body.data.houseTable.seeds;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const res = await call('houseRotateSeeds', sessionId, player, { clientSeed: `rotation-${i}` });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.data as { revealed: { serverSeed: string; serverSeedHash: string; clientSeed: string }; seeds: Seeds };
+      }),
+    );
+    // Followed from the pair shown first: each rotation reveals the active pair and makes the shown next one active.
+    let active = shown;
+    for (let i = 0; i < answers.length; i++) {
+      const step = answers.find((answer) => answer.revealed.serverSeedHash === active.serverSeedHash);
+      if (!step) throw new Error(`no rotation revealed pair ${i}`);
+      expect(await sha256Hex(step.revealed.serverSeed)).toBe(active.serverSeedHash);
+      expect(step.revealed.clientSeed).toBe(active.clientSeed);
+      expect(step.seeds.serverSeedHash).toBe(active.nextServerSeedHash);
+      active = step.seeds;
+    }
+    expect((await table(sessionId, player)).body.data.houseTable.seeds).toEqual(active);
+    const pairs = await server.db.query<{ server_seed_hash: string; revealed: boolean }>(
+      'SELECT server_seed_hash, revealed_at IS NOT NULL AS revealed FROM house_seed_pairs WHERE user_id = $1 ORDER BY id',
+      [player.user.id],
+    );
+    expect(pairs.map((pair) => pair.revealed)).toEqual([true, true, true, true, true, true, false]);
+    expect(new Set(pairs.map((pair) => pair.server_seed_hash)).size).toBe(7);
   });
 });
 

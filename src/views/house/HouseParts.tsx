@@ -1,14 +1,16 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
 import { keyframes, styled } from 'goober';
 import { errorMessageKey, ruleMessageKey, UNKNOWN_RULE_KEY } from '../../api/errors.ts';
 import { formatAmount } from '../../format.ts';
 import { parseAmount } from '../../money.ts';
 import type { ErrorCode } from '../../machines/effects.ts';
 import type { ServerFieldError } from '../../machines/failure.ts';
-import type { AmountCode, HouseRound, HouseSeeds, HouseTable, RevealedSeedPair } from '../../machines/house.ts';
+import type { AmountCode, HouseRound, HouseSeedPairs, HouseTable } from '../../machines/house.ts';
 import { Button } from '../components/Button.tsx';
 import { useT } from '../i18n-context.ts';
 import { theme } from '../theme.ts';
+import { useHouseSeeds } from './wiring.ts';
 
 /*
  * The parts every house page has (DESIGN.md's look): the balance line, the bet amount with ½ and 2×, the
@@ -334,6 +336,7 @@ const Details = styled('details')`
   border-radius: ${theme.radius.large};
   padding: ${theme.space(3)} ${theme.space(4)};
   & summary { cursor: pointer; font-weight: 600; padding: ${theme.space(2.5)} 0; }
+  & h3 { margin: ${theme.space(3)} 0 0; font-size: ${theme.font.size.small}; text-transform: uppercase; letter-spacing: 0.04em; }
   & dl { display: grid; gap: ${theme.space(2)}; margin: ${theme.space(2)} 0; }
   & dt { font-size: ${theme.font.size.small}; color: ${theme.color.textMuted}; }
   & dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; font-size: ${theme.font.size.small}; }
@@ -341,57 +344,95 @@ const Details = styled('details')`
   & form { display: grid; gap: ${theme.space(2)}; }
 `;
 
-export function FairnessPanel(props: {
-  seeds: HouseSeeds | null;
-  revealed: RevealedSeedPair | null;
-  busy: boolean;
-  canRotate: boolean;
-  clientSeedErrors: readonly string[];
-  onRotate(clientSeed: string): void;
-}) {
+const Actions = styled('div')`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${theme.space(2)};
+  & > button { flex: 1 1 10rem; }
+`;
+
+/**
+ * The seed panel (houseSeeds.machine.ts): the active pair, the next pair with its client seed to change
+ * and save, Rotate (while `canRotate`: no round in play) and the server seed the last rotation revealed.
+ * The page hands it the table's seeds once and each round it plays.
+ */
+export function FairnessPanel(props: { sessionId: string; seeds: HouseSeedPairs; round: HouseRound | null; canRotate: boolean }) {
   const { t } = useT();
-  const [clientSeed, setClientSeed] = useState('');
+  const actor = useHouseSeeds({ sessionId: props.sessionId, seeds: props.seeds });
+  const snapshot = useSelector(actor, (state) => state);
+  const { context } = snapshot;
+  const idle = snapshot.matches('idle');
+  const { round } = props;
+  useEffect(() => {
+    if (round) actor.send({ type: 'PLAYED', seeds: round.seeds });
+  }, [actor, round]);
+  const clientSeedErrors = fieldMessages(t, context.fieldErrors, 'clientSeed');
   return (
     <Details>
       <summary>{t('house.fairness.title')}</summary>
-      {props.seeds && (
-        <dl>
-          <div>
-            <dt>{t('house.fairness.serverSeedHash')}</dt>
-            <dd data-testid="server-seed-hash">{props.seeds.serverSeedHash}</dd>
-          </div>
-          <div>
-            <dt>{t('house.fairness.clientSeed')}</dt>
-            <dd>{props.seeds.clientSeed}</dd>
-          </div>
-          <div>
-            <dt>{t('house.fairness.nonce')}</dt>
-            <dd>{props.seeds.nonce}</dd>
-          </div>
-        </dl>
-      )}
+      <h3>{t('house.fairness.active')}</h3>
+      <dl>
+        <div>
+          <dt>{t('house.fairness.serverSeedHash')}</dt>
+          <dd data-testid="server-seed-hash">{context.seeds.serverSeedHash}</dd>
+        </div>
+        <div>
+          <dt>{t('house.fairness.clientSeed')}</dt>
+          <dd data-testid="client-seed">{context.seeds.clientSeed}</dd>
+        </div>
+        <div>
+          <dt>{t('house.fairness.nonce')}</dt>
+          <dd data-testid="nonce">{context.seeds.nonce}</dd>
+        </div>
+      </dl>
+      <h3>{t('house.fairness.next')}</h3>
+      <dl>
+        <div>
+          <dt>{t('house.fairness.serverSeedHash')}</dt>
+          <dd data-testid="next-server-seed-hash">{context.seeds.nextServerSeedHash}</dd>
+        </div>
+        <div>
+          <dt>{t('house.fairness.clientSeed')}</dt>
+          <dd data-testid="next-client-seed">{context.seeds.nextClientSeed}</dd>
+        </div>
+      </dl>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          props.onRotate(clientSeed);
+          actor.send({ type: 'NEXT.SAVE' });
         }}
       >
         <Label>
-          {t('house.fairness.newClientSeed')}
-          <Input value={clientSeed} maxLength={64} autoComplete="off" aria-invalid={props.clientSeedErrors.length > 0} onChange={(event) => setClientSeed(event.target.value)} />
+          {t('house.fairness.nextClientSeed')}
+          <Input
+            value={context.nextClientSeed}
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            readOnly={!idle}
+            aria-invalid={clientSeedErrors.length > 0}
+            onChange={(event) => actor.send({ type: 'NEXT.CHANGE', value: event.target.value })}
+          />
         </Label>
-        {props.clientSeedErrors.map((message) => (
+        {clientSeedErrors.map((message) => (
           <FieldError key={message}>{message}</FieldError>
         ))}
-        <Button type="submit" variant="secondary" disabled={!props.canRotate} aria-busy={props.busy}>
-          {t('house.fairness.rotate')}
-        </Button>
+        <RefusalAlert errorCode={context.errorCode} fieldErrors={context.fieldErrors} />
+        <Hint>{t('house.fairness.rotateHint')}</Hint>
+        <Actions>
+          <Button type="submit" variant="secondary" disabled={!idle} aria-busy={snapshot.matches('saving')}>
+            {t('house.fairness.saveNext')}
+          </Button>
+          <Button type="button" variant="secondary" disabled={!idle || !props.canRotate} aria-busy={snapshot.matches('rotating')} onClick={() => actor.send({ type: 'ROTATE' })}>
+            {t('house.fairness.rotate')}
+          </Button>
+        </Actions>
       </form>
-      {props.revealed && (
+      {context.revealed && (
         <dl>
           <div>
             <dt>{t('house.fairness.revealed')}</dt>
-            <dd data-testid="revealed-seed">{props.revealed.serverSeed}</dd>
+            <dd data-testid="revealed-seed">{context.revealed.serverSeed}</dd>
           </div>
         </dl>
       )}

@@ -8,7 +8,6 @@ import {
   AmountField,
   Announcement,
   FairnessPanel,
-  fieldMessages,
   GameHead,
   LastResults,
   Loading,
@@ -49,7 +48,7 @@ export function InstantGame({ sessionId, engine, parts }: { sessionId: string; e
   const { t } = useT();
   const outcome = useOutcomeText();
   const { context } = snapshot;
-  const busy = snapshot.matches('playing') || snapshot.matches('rotating');
+  const busy = snapshot.matches('playing');
   const settling = busy || snapshot.matches('showing');
   const ready = snapshot.matches('idle') || settling;
   const said = snapshot.matches('idle') && context.round !== null ? `${parts.headline(context.round)} ${outcome(context.round)}`.trim() : null;
@@ -85,14 +84,7 @@ export function InstantGame({ sessionId, engine, parts }: { sessionId: string; e
           </Panel>
           <div data-area="results">
             <LastResults history={context.history} describe={parts.describe} />
-            <FairnessPanel
-              seeds={context.seeds}
-              revealed={context.revealed}
-              busy={snapshot.matches('rotating')}
-              canRotate={snapshot.matches('idle')}
-              clientSeedErrors={fieldMessages(t, context.fieldErrors, 'clientSeed')}
-              onRotate={(clientSeed) => actor.send({ type: 'SEEDS.ROTATE', clientSeed })}
-            />
+            {context.table?.seeds && <FairnessPanel sessionId={sessionId} seeds={context.table.seeds} round={context.round} canRotate={snapshot.matches('idle')} />}
           </div>
         </>
       )}

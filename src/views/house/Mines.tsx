@@ -67,7 +67,7 @@ export function MinesPage({ sessionId }: { sessionId: string }) {
   const round = context.round;
   const board = gemsOf(round);
   const open = snapshot.matches('open') || snapshot.matches('revealing') || snapshot.matches('cashingOut');
-  const busy = snapshot.matches('starting') || snapshot.matches('revealing') || snapshot.matches('cashingOut') || snapshot.matches('rotating');
+  const busy = snapshot.matches('starting') || snapshot.matches('revealing') || snapshot.matches('cashingOut');
   const ready = !snapshot.matches('loading') && !snapshot.matches('unavailable');
   const revealed = new Set(board?.revealed ?? []);
   const mines = new Set(board?.mines ?? []);
@@ -162,14 +162,7 @@ export function MinesPage({ sessionId }: { sessionId: string }) {
               history={context.history}
               describe={(past) => t('house.mines.round', { mines: 'mineCount' in past.params ? past.params.mineCount : 0, count: gemsOf(past)?.revealed.filter((tile) => !(gemsOf(past)?.mines ?? []).includes(tile)).length ?? 0 })}
             />
-            <FairnessPanel
-              seeds={context.seeds}
-              revealed={context.revealed}
-              busy={snapshot.matches('rotating')}
-              canRotate={snapshot.matches('idle')}
-              clientSeedErrors={fieldMessages(t, context.fieldErrors, 'clientSeed')}
-              onRotate={(clientSeed) => actor.send({ type: 'SEEDS.ROTATE', clientSeed })}
-            />
+            {context.table?.seeds && <FairnessPanel sessionId={sessionId} seeds={context.table.seeds} round={round} canRotate={snapshot.matches('idle')} />}
           </div>
         </>
       )}

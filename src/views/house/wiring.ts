@@ -4,6 +4,7 @@ import { fromPromise, type ActorRefFrom, type InspectionEvent } from 'xstate';
 import { createApiClient } from '../../api/client.ts';
 import { createHouseActors, fetchHouseTable, type HouseActors } from '../../machines/house.actors.ts';
 import type { HouseRound, HouseTable } from '../../machines/house.ts';
+import { houseSeedsMachine, type HouseSeedsInput } from '../../machines/houseSeeds.machine.ts';
 import { houseTableMachine, type HouseTableInput } from '../../machines/houseTable.machine.ts';
 import { minesMachine, type MinesInput } from '../../machines/mines.machine.ts';
 import { ApiFailure } from '../../machines/failure.ts';
@@ -43,7 +44,6 @@ export function createHouseFlows(outside: HouseOutside) {
         playLimbo: actors.playLimbo,
         playPlinko: actors.playPlinko,
         playSlot: actors.playSlot,
-        rotateHouseSeeds: actors.rotateHouseSeeds,
       },
       actions: { announceRound },
       delays,
@@ -54,10 +54,12 @@ export function createHouseFlows(outside: HouseOutside) {
         startMines: actors.startMines,
         revealMinesTile: actors.revealMinesTile,
         cashOutMines: actors.cashOutMines,
-        rotateHouseSeeds: actors.rotateHouseSeeds,
       },
       actions: { announceRound },
       delays,
+    }),
+    houseSeeds: houseSeedsMachine.provide({
+      actors: { setNextHouseSeed: actors.setNextHouseSeed, rotateHouseSeeds: actors.rotateHouseSeeds },
     }),
   };
 }
@@ -84,6 +86,13 @@ export function useHouseTable(input: HouseTableInput): ActorRefFrom<typeof house
   const wiring = useHouseWiring();
   const [options] = useState(() => ({ input, ...(wiring.inspect ? { inspect: wiring.inspect } : {}) }));
   return useActorRef(wiring.flows.houseTable, options) as ActorRefFrom<typeof houseTableMachine>;
+}
+
+/** The seed panel's running flow, started with the table's seeds. */
+export function useHouseSeeds(input: HouseSeedsInput): ActorRefFrom<typeof houseSeedsMachine> {
+  const wiring = useHouseWiring();
+  const [options] = useState(() => ({ input, ...(wiring.inspect ? { inspect: wiring.inspect } : {}) }));
+  return useActorRef(wiring.flows.houseSeeds, options) as ActorRefFrom<typeof houseSeedsMachine>;
 }
 
 /** The Mines page's running flow. */
