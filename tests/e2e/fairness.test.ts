@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
@@ -6,8 +7,10 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
  * Provably fair, end to end in Chromium against the real server: a player plays house rounds with real
  * money (Dice through its page in the game page's frame, which follows the SPA's language; Limbo, Plinko
  * and the Classic Slot through the house API with the player's token, as the games' pages do), sees each
- * round's server seed hash, client seed and nonce in the bet history with the server seed hidden,
- * rotates the seed pair in the Dice page, sees it revealed, follows "Verify" and the /fairness page,
+ * round's server seed hash, client seed and nonce in the bet history with the server seed hidden, in the
+ * Dice page's seed panel sees the next server seed's hash, sets the next client seed after it, rotates:
+ * the seed revealed hashes to the hash shown before the bets, the next pair shown becomes the active one,
+ * and the seed a second rotation reveals hashes to the next hash shown first; follows "Verify" and the /fairness page,
  * recomputing the bet with WebCrypto, says the seed and the result match; a tampered nonce does not match.
  * Also the page opened empty, in Portuguese and Spanish, at 390 and 1280 px, by keyboard.
  */
@@ -119,14 +122,44 @@ it('shows the seeds of house bets in the bet history, reveals them once rotated,
   expect(await page.getByRole('link', { name: /^Verify/ }).count()).toBe(0);
   await screenshots('fairness-history-hidden');
 
-  // Rotating the pair, in the Dice page's Provably fair panel, reveals the server seed of every round played with it.
+  // The Dice page's Provably fair panel: the active pair the bets were played with, and the next pair,
+  // whose server seed's hash is shown before the player picks its client seed.
   await page.goto(`${server.url}/play?game=${diceId}&mode=real&from=%2Fbet-history`);
   await frame.getByText('Provably fair', { exact: true }).click();
-  await frame.getByRole('button', { name: 'Rotate seed' }).click();
+  const seedText = async (id: string) => ((await frame.getByTestId(id).textContent()) ?? '').trim();
+  expect(await seedText('server-seed-hash')).toBe(committedHash);
+  expect(await seedText('nonce')).toBe('4');
+  const nextHash = await seedText('next-server-seed-hash');
+  expect(nextHash).toMatch(/^[0-9a-f]{64}$/);
+  expect(nextHash).not.toBe(committedHash);
+  // A client seed that cannot be played is refused beside the field; a good one is saved as the next one.
+  const nextField = frame.getByLabel('Your next client seed');
+  await nextField.fill('two words');
+  await frame.getByRole('button', { name: 'Save next client seed' }).click();
+  await frame.getByText('Use 1 to 64 visible characters, no spaces or colons').waitFor();
+  await nextField.fill('chosen-after-the-hash');
+  await frame.getByRole('button', { name: 'Save next client seed' }).click();
+  await expect.poll(() => seedText('next-client-seed'), { timeout: 15_000 }).toBe('chosen-after-the-hash');
+  expect(await seedText('next-server-seed-hash')).toBe(nextHash);
+  expect(await seedText('server-seed-hash')).toBe(committedHash);
+  await screenshots('fairness-seeds-next');
+
+  // Rotating reveals the server seed of every round played with the pair, and makes the shown next pair active.
+  await frame.getByRole('button', { name: 'Rotate seeds' }).click();
   const revealedSeed = frame.getByTestId('revealed-seed');
   await revealedSeed.waitFor({ timeout: 15_000 });
   const revealed = { serverSeed: (await revealedSeed.textContent())!.trim(), serverSeedHash: committedHash };
   expect(revealed.serverSeed).toMatch(/^[0-9a-f]{64}$/);
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  expect(sha256(revealed.serverSeed)).toBe(committedHash);
+  expect([await seedText('server-seed-hash'), await seedText('client-seed'), await seedText('nonce')]).toEqual([nextHash, 'chosen-after-the-hash', '0']);
+  const afterNext = await seedText('next-server-seed-hash');
+  expect([committedHash, nextHash]).not.toContain(afterNext);
+  await screenshots('fairness-seeds-rotated');
+  // The next rotation reveals the seed whose hash was shown as the next one before the client seed was chosen.
+  await frame.getByRole('button', { name: 'Rotate seeds' }).click();
+  await expect.poll(() => seedText('server-seed-hash'), { timeout: 15_000 }).toBe(afterNext);
+  expect(sha256(await seedText('revealed-seed'))).toBe(nextHash);
   await page.getByRole('button', { name: 'Leave game' }).click();
   await page.waitForURL(/\/bet-history$/);
   await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(4);

@@ -155,13 +155,19 @@ it('prints the JavaScript each game page downloads, on the wire (a fresh browser
   }
 });
 
-it('rotates the seed pair and shows the revealed server seed', async () => {
+it('saves the next client seed and rotates to the next pair shown, revealing the server seed', async () => {
   await page.getByText('Provably fair').click();
   const hash = await page.getByTestId('server-seed-hash').innerText();
-  await page.getByLabel('New client seed (optional)').fill('my-lucky-seed');
-  await page.getByRole('button', { name: 'Rotate seed' }).click();
-  await expect.poll(() => page.getByTestId('server-seed-hash').innerText()).not.toBe(hash);
+  const nextHash = await page.getByTestId('next-server-seed-hash').innerText();
+  await page.getByLabel('Your next client seed').fill('my-lucky-seed');
+  await page.getByRole('button', { name: 'Save next client seed' }).click();
+  await expect.poll(() => page.getByTestId('next-client-seed').innerText()).toBe('my-lucky-seed');
+  await page.getByRole('button', { name: 'Rotate seeds' }).click();
+  await expect.poll(() => page.getByTestId('server-seed-hash').innerText()).toBe(nextHash);
+  expect(nextHash).not.toBe(hash);
+  expect(await page.getByTestId('client-seed').innerText()).toBe('my-lucky-seed');
   expect(await page.getByTestId('revealed-seed').innerText()).toMatch(/^[0-9a-f]{64}$/);
+  await screenshots('dice-seeds');
   expect(await page.getByRole('link', { name: 'How to verify a bet' }).getAttribute('target')).toBe('_top');
 });
 
