@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import responseValidation from '@fastify/response-validation';
@@ -280,6 +280,48 @@ async function authenticate(ctx: AppContext, req: FastifyRequest): Promise<Auth>
   return { userId: user.id, sessionId: session.sessionId, user };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The first step of stopping (server/main.ts), before close(): no new connection is taken, open
+     * event streams end, and the requests already taken (the house's wallet calls inside them included)
+     * are let finish, at most `timeoutMs`. Resolves whether they all did.
+     */
+    drain(timeoutMs: number): Promise<boolean>;
+  }
+}
+
+/**
+ * The work a stopping server waits for: each request from its arrival until its answer is out (or its
+ * client gone), and each handler until it returns (a client that left does not end its round).
+ */
+class InFlight {
+  private readonly pending = new Set<Promise<void>>();
+
+  track(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
+  }
+
+  /** Whether everything tracked, including what is taken meanwhile, ended within `timeoutMs`. */
+  async settled(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.pending.size > 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, left)));
+      await Promise.race([Promise.all([...this.pending]), timeout]);
+      clearTimeout(timer);
+    }
+    return true;
+  }
+}
+
 export interface BuildOptions {
   logger?: boolean | { level: string };
   /** Replaces or adds handlers (tests of failure paths). */
@@ -346,9 +388,24 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerSecurity(app, ctx.config);
   app.decorateRequest('auth', null);
   app.decorateRequest('rawBody', null);
-  if (ctx.config.houseWalletHop === 'in-process') {
-    ctx.houseWallet = { ...ctx.houseWallet, transport: inProcessWalletTransport(app) };
-  }
+  // Set by drain(): from then on the server takes no new connection, and the house games' wallet calls,
+  // which reach this server where it listens, are handed to its router in process instead.
+  let draining = false;
+  const inFlight = new InFlight();
+  const inProcess = inProcessWalletTransport(app);
+  const overNetwork = ctx.houseWallet.transport;
+  ctx.houseWallet = {
+    ...ctx.houseWallet,
+    transport: ctx.config.houseWalletHop === 'in-process' ? inProcess : (path, rawBody, signature) => (draining ? inProcess : overNetwork)(path, rawBody, signature),
+  };
+  app.addHook('onRequest', async (req, reply) => {
+    inFlight.track(new Promise((resolve) => reply.raw.once('close', resolve)));
+  });
+  // An answer sent while draining closes its connection: the client's next request opens a new one,
+  // which is refused, rather than arriving on a connection the server is about to close.
+  app.addHook('onSend', async (_req, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
   // Only JSON and multipart bodies are accepted; anything else is 415.
   app.removeContentTypeParser('text/plain');
 
@@ -438,6 +495,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       socket.once('close', () => sockets.delete(socket));
     });
   });
+  app.decorate('drain', async (timeoutMs: number) => {
+    draining = true;
+    // net.Server's own close stops taking connections and leaves the open ones be; http.Server's would
+    // also close those waiting for a next request, which their client may be sending right now. They
+    // are closed by close(), once the requests taken are answered.
+    if (app.server.listening) NetServer.prototype.close.call(app.server);
+    // Open event streams would hold the drain: they end first.
+    await live.close();
+    return inFlight.settled(timeoutMs);
+  });
   app.addHook('preClose', async () => {
     await live.close();
     for (const socket of sockets) {
@@ -447,7 +514,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const jsonHandlers: JsonHandlers = { ...json, ...options.overrideHandlers };
   // The requests whose bearer token the security handler below has already checked, whatever it found.
   const tokenChecked = new WeakSet<FastifyRequest>();
-  const serviceHandlers = buildServiceHandlers(ctx, jsonHandlers, raw, tokenChecked);
+  const serviceHandlers = buildServiceHandlers(ctx, jsonHandlers, raw, tokenChecked, inFlight);
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     let failure = classify(error);
@@ -502,7 +569,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   return app;
 }
 
-function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandlers, tokenChecked: WeakSet<FastifyRequest>) {
+function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandlers, tokenChecked: WeakSet<FastifyRequest>, inFlight: InFlight) {
   const handlers: Record<string, (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>> = {};
   const operations = listOperations(loadOpenApi());
   // Every operation of the contract is served: a missing handler stops the server at start, not a player later.
@@ -514,7 +581,7 @@ function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandl
     const jsonHandler = json[operationId as keyof JsonHandlers] as
       | ((input: Record<string, unknown>) => Promise<unknown>)
       | undefined;
-    handlers[operationId] = async (req, reply) => {
+    const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       // Signing in is optional here: a bad or expired token just means a visitor. The security handler has
       // usually tried the token already (bearerAuth comes first in these operations' security): a second
       // look-up of the same session and player would find the same.
@@ -533,6 +600,11 @@ function buildServiceHandlers(ctx: AppContext, json: JsonHandlers, raw: RawHandl
         reply,
       });
       return { data, errors: [] };
+    };
+    handlers[operationId] = (req, reply) => {
+      const work = handle(req, reply);
+      inFlight.track(work);
+      return work;
     };
   }
   return handlers;

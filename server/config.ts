@@ -64,6 +64,11 @@ export interface Config {
    * router without a socket, so `npm run bench:server` can show what the hop costs.
    */
   houseWalletHop: 'http' | 'in-process';
+  /**
+   * Stopping: how long the server, once it takes no new connection, lets the requests it took finish (a
+   * house round's wallet calls included) before it closes anyway.
+   */
+  shutdownDrainSeconds: number;
   /** Origins (scheme://host[:port]) whose pages may call the API from the browser (CORS); none by default. */
   corsOrigins: string[];
   /**
@@ -233,6 +238,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     liveKeepaliveSeconds: positiveInt('LIVE_KEEPALIVE_SECONDS', env.LIVE_KEEPALIVE_SECONDS, 15),
     liveStreamsPerPlayer: positiveInt('LIVE_STREAMS_PER_PLAYER', env.LIVE_STREAMS_PER_PLAYER, 5),
     houseWalletHop: houseWalletHop(env.HOUSE_WALLET_HOP),
+    shutdownDrainSeconds: env.SHUTDOWN_DRAIN_SECONDS === '0' ? 0 : positiveInt('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS, 10),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     referralRequiresDeposit: flag(env.REFERRAL_REQUIRES_DEPOSIT) ?? true,
   };

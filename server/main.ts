@@ -22,6 +22,7 @@ let closing = false;
 let lock: DataDirLock | null = null;
 let db: Db | null = null;
 let app: App | null = null;
+let drainMs = 0;
 let reconciliation: { stop: () => Promise<void> } | null = null;
 
 async function shutdown(signal: string): Promise<void> {
@@ -30,6 +31,9 @@ async function shutdown(signal: string): Promise<void> {
   console.log(`${signal}: shutting down`);
   try {
     await reconciliation?.stop();
+    // No new connection is taken; the requests taken finish first (a house round's wallet calls reach
+    // this server), at most SHUTDOWN_DRAIN_SECONDS.
+    if (app && !(await app.drain(drainMs))) console.warn(`requests still running after ${drainMs / 1000} s: closing anyway`);
     await app?.close();
     await db?.close();
   } catch (error) {
@@ -50,6 +54,7 @@ if (process.send) process.on('disconnect', () => void shutdown('parent process g
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  drainMs = config.shutdownDrainSeconds * 1000;
   try {
     lock = acquireDataDirLock(config.dataDir);
   } catch (error) {

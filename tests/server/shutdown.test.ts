@@ -1,11 +1,15 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
-import { TEMPLATE_DATABASE } from '../helpers/db.ts';
+import { openDb } from '../../server/db/db.ts';
+import { newPlayer, startTestServer, TEST_PASSWORD_HASHING } from '../helpers/api.ts';
+import { checkResponse, operation, recordCoverage } from '../helpers/contract.ts';
+import { createTestDb, postgresUrlOf, TEMPLATE_DATABASE } from '../helpers/db.ts';
 
 // `npm start` as an operator runs it, in a process group of its own (as a terminal gives it), stopped in each
 // way it is stopped: Ctrl-C (SIGINT to the group), SIGTERM to the group, SIGTERM to npm alone, and the start
@@ -177,3 +181,251 @@ if (!process.env.TEST_DATABASE_URL) {
     }, 120_000);
   });
 }
+
+// A stop while players bet: the house games reach the game wallet over HTTP at the server's own address.
+// Every round in flight must finish its wallet calls, every request the server took must be answered
+// (a connection it no longer takes is refused, never cut), and no round may be left betting or settling.
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+/** One operation of openapi.yaml over the player's own connection, its answer checked against the contract. */
+function call(
+  agent: Agent,
+  port: number,
+  operationId: string,
+  options: { body?: unknown; query?: Record<string, string>; params?: Record<string, string>; token?: string } = {},
+): Promise<Answer> {
+  const { method, path } = operation(operationId);
+  const query = new URLSearchParams(options.query ?? {}).toString();
+  const url = `/api/v1${path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''))}${query ? `?${query}` : ''}`;
+  const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: url,
+        method: method.toUpperCase(),
+        agent,
+        headers: {
+          ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const contentType = String(res.headers['content-type'] ?? '');
+          let body: unknown = text;
+          if (contentType.startsWith('application/json')) {
+            try {
+              body = JSON.parse(text);
+            } catch {
+              // left as text: the contract check below names it
+            }
+          }
+          const status = res.statusCode ?? 0;
+          const violation = checkResponse(operationId, status, contentType, body);
+          if (violation) {
+            reject(new Error(`${operationId} answered ${status} against openapi.yaml: ${violation}: ${text.slice(0, 300)}`));
+            return;
+          }
+          recordCoverage(operationId, status, (body as { errors?: { description?: string }[] }).errors?.[0]?.description ?? null);
+          resolve({ status, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe('a stop while 20 players bet on house Dice', () => {
+  const PLAYERS = 20;
+  const pool = process.env.TEST_DATABASE_URL ? createTestDb() : null;
+  afterAll(async () => (await pool)?.close());
+
+  it('lets the rounds in flight finish, answers every request it took, refuses new connections, and leaves no round pending', async () => {
+    const dataDir = folder('casino-shutdown-load-');
+    const db = await pool;
+    if (!db) {
+      // A migrated, seeded database to start from (the template every PGlite test database is loaded from).
+      const template = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), loadFrom: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+      await template.close();
+    }
+    const port = await freePort();
+    const child = spawn(process.execPath, [join(inject('serverBuild'), 'main.js')], {
+      env: {
+        ...process.env,
+        ...TEST_PASSWORD_HASHING,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SPA_DIR: spaDir,
+        SIMULATOR: 'on',
+        RATE_LIMIT: 'off',
+        JWT_SECRET: 'shutdown-test-secret-shutdown-test',
+        ...(db ? { DATABASE_URL: postgresUrlOf(db) } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await waitForHealth(child, `http://127.0.0.1:${port}/api/v1/health`, () => output);
+
+      // Each player keeps one connection of its own, as a browser tab does.
+      const agents = Array.from({ length: PLAYERS }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+      const lobby = await call(agents[0]!, port, 'casinoGetAllGames', { query: { search: 'Dice', limit: '50' } });
+      const dice = (lobby.body.data.casinoGames.rows as { id: number; identifier: string }[]).find((game) => game.identifier === 'house-dice');
+      if (!dice) throw new Error('no house Dice in the catalogue');
+      const players = await Promise.all(
+        agents.map(async (agent) => {
+          const payload = newPlayer();
+          expect((await call(agent, port, 'userSignup', { body: payload })).status).toBe(200);
+          const mailbox = await call(agent, port, 'devGetMailbox', { query: { to: payload.email } });
+          const link = new URL(mailbox.body.data.messages[0].links[0] as string);
+          expect((await call(agent, port, 'userVerifyEmail', { query: { token: link.searchParams.get('token')! } })).status).toBe(200);
+          const token = (await call(agent, port, 'userLogin', { body: { email: payload.email, password: payload.password } })).body.data.accessToken as string;
+          const address = (await call(agent, port, 'paymentDeposit', { token, body: { amount: '1', currencyCode: 'LTC' } })).body.data.address as string;
+          const txId = (await call(agent, port, 'devChainTransfer', { body: { address, amount: '5' } })).body.data.txId as string;
+          expect((await call(agent, port, 'devChainConfirm', { body: { txId, confirmations: 6 } })).body.data.transfer.settled).toBe(true);
+          const session = await call(agent, port, 'casinoInitGame', { token, body: { gameId: dice.id, currencyCode: 'LTC' } });
+          return { agent, token, sessionId: session.body.data.gameSession.sessionId as string };
+        }),
+      );
+
+      // Every player bets in a loop until the server no longer takes its connection.
+      interface Sent {
+        at: number;
+        answeredAt?: number;
+        status?: number;
+        failure?: string;
+      }
+      const sent: Sent[] = [];
+      let stopAt = Infinity;
+      let rounds = 0;
+      const betting = players.map(async (player) => {
+        for (;;) {
+          const entry: Sent = { at: Date.now() };
+          sent.push(entry);
+          try {
+            const answer = await call(player.agent, port, 'housePlayDice', {
+              token: player.token,
+              params: { sessionId: player.sessionId },
+              body: { amount: '0.001', target: 4950, direction: 'under' },
+            });
+            entry.status = answer.status;
+            rounds += 1;
+          } catch (error) {
+            entry.failure = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+            return;
+          } finally {
+            entry.answeredAt = Date.now();
+          }
+        }
+      });
+      // The stop comes once every player is betting.
+      while (rounds < PLAYERS * 3) await new Promise((resolve) => setTimeout(resolve, 10));
+      stopAt = Date.now();
+      child.kill('SIGTERM');
+      await Promise.all(betting);
+      for (const agent of agents) agent.destroy();
+      expect(await exited, output).toBe(0);
+      expect((Date.now() - stopAt) / 1000).toBeLessThan(15);
+
+      // Rounds were in flight when the stop came, and each request was answered or never taken.
+      const inFlight = sent.filter((entry) => entry.at < stopAt && (entry.answeredAt ?? Infinity) > stopAt);
+      expect(inFlight.length).toBeGreaterThan(0);
+      const answered = sent.filter((entry) => entry.status !== undefined);
+      expect(answered.filter((entry) => entry.status !== 200), JSON.stringify(answered.filter((entry) => entry.status !== 200))).toEqual([]);
+      const failures = sent.filter((entry) => entry.failure !== undefined).map((entry) => entry.failure);
+      expect(failures.filter((failure) => failure !== 'ECONNREFUSED'), output).toEqual([]);
+      expect(failures).toHaveLength(PLAYERS);
+
+      // Every round taken was settled: none left betting or settling (pending until the player's next call).
+      const states = async (query: (sql: string) => Promise<{ state: string; n: number }[]>) =>
+        Object.fromEntries((await query('SELECT state, count(*)::int AS n FROM house_rounds GROUP BY state')).map((row) => [row.state, row.n]));
+      let byState: Record<string, number>;
+      if (db) {
+        byState = await states((sql) => db.query(sql));
+      } else {
+        const stopped = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
+        try {
+          byState = await states((sql) => stopped.query(sql));
+        } finally {
+          await stopped.close();
+        }
+      }
+      expect(byState).toEqual({ settled: answered.length });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 180_000);
+});
+
+describe('draining, the first step of a stop', () => {
+  it('refuses new connections, answers what arrives on open ones and closes them, and waits for the requests taken at most its time', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (entered = resolve));
+    const server = await startTestServer(
+      {},
+      {
+        // The health check is held until the test lets it go: a request taken before the stop and still running.
+        overrideHandlers: {
+          getHealth: async () => {
+            entered();
+            await gate;
+            return { status: 'ok', database: server.db.kind, simulator: server.config.simulator, version: 'test' };
+          },
+        },
+      },
+    );
+    try {
+      await server.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (server.app.server.address() as { port: number }).port;
+      const busy = new Agent({ keepAlive: true, maxSockets: 1 });
+      const idle = new Agent({ keepAlive: true, maxSockets: 1 });
+      const get = (agent: Agent | false, path: string) =>
+        new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, path: `/api/v1${path}`, agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      const running = get(busy, '/health');
+      await held;
+      // A connection left open, waiting for its next request.
+      expect(await get(idle, '/common/get-settings')).toEqual({ status: 200, connection: 'keep-alive' });
+
+      const t0 = Date.now();
+      expect(await server.app.drain(300)).toBe(false);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+      // No new connection is taken; a request on one already open is answered, and its connection closed.
+      await expect(get(false, '/common/get-settings')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      expect(await get(idle, '/common/get-settings')).toEqual({ status: 200, connection: 'close' });
+
+      const draining = server.app.drain(10_000);
+      release();
+      expect(await running).toEqual({ status: 200, connection: 'close' });
+      expect(await draining).toBe(true);
+      busy.destroy();
+      idle.destroy();
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+});
