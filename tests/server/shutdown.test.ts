@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
+import { loadConfig } from '../../server/config.ts';
 import { openDb } from '../../server/db/db.ts';
 import { newPlayer, startTestServer, TEST_PASSWORD_HASHING } from '../helpers/api.ts';
 import { checkResponse, operation, recordCoverage } from '../helpers/contract.ts';
@@ -373,6 +374,13 @@ describe('a stop while 20 players bet on house Dice', () => {
 });
 
 describe('draining, the first step of a stop', () => {
+  it('lasts at most SHUTDOWN_DRAIN_SECONDS: 10 unless set, 0 not at all', () => {
+    expect(loadConfig({}).shutdownDrainSeconds).toBe(10);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '3' }).shutdownDrainSeconds).toBe(3);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '0' }).shutdownDrainSeconds).toBe(0);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+  });
+
   it('refuses new connections, answers what arrives on open ones and closes them, and waits for the requests taken at most its time', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
