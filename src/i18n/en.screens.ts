@@ -519,8 +519,8 @@ export const enScreens = {
     },
     howTitle: 'How it works',
     how1: 'Before every bet the game shows the SHA-256 hash of its server seed: the casino is bound to that seed and cannot change it afterwards.',
-    how2: 'Each bet reads its random numbers from HMAC-SHA256 of the server seed and "client seed:nonce:cursor". You may choose the client seed; the nonce counts your bets with the pair from 0.',
-    how3: 'Rotating your seed pair (in any house game\'s Provably fair panel) reveals the server seed. This page hashes it, recomputes the bet with the casino\'s own rules, in your browser, and compares both with what was recorded.',
+    how2: 'Each bet reads its random numbers from HMAC-SHA256 of the server seed and "client seed:nonce:cursor"; the nonce counts your bets with the pair from 0. The server seed of your next pair is drawn in advance and its hash shown too: the casino fixes it before it knows the client seed you choose for that pair, which you may change at any time.',
+    how3: 'Rotating your seeds (in any house game\'s Provably fair panel) reveals the server seed and makes the next pair active as shown. This page hashes the revealed seed, recomputes the bet with the casino\'s own rules, in your browser, and compares both with what was recorded.',
   },
 
   profile: {

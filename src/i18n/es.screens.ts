@@ -516,8 +516,8 @@ export const esScreens: ScreensDictionary = {
     },
     howTitle: 'Cómo funciona',
     how1: 'Antes de cada apuesta el juego muestra el hash SHA-256 de su semilla del servidor: el casino queda atado a esa semilla y no puede cambiarla después.',
-    how2: 'Cada apuesta lee sus números aleatorios del HMAC-SHA256 de la semilla del servidor y de "semilla del cliente:nonce:cursor". Puedes elegir la semilla del cliente; el nonce cuenta tus apuestas con el par desde 0.',
-    how3: 'Cambiar tu par de semillas (en el panel Demostrablemente justo de cualquier juego de la casa) revela la semilla del servidor. Esta página calcula su hash, recalcula la apuesta con las reglas del casino, en tu navegador, y compara ambos con lo registrado.',
+    how2: 'Cada apuesta lee sus números aleatorios del HMAC-SHA256 de la semilla del servidor y de "semilla del cliente:nonce:cursor"; el nonce cuenta tus apuestas con el par desde 0. La semilla del servidor de tu próximo par se sortea antes y su hash también se muestra: el casino la fija antes de conocer la semilla del cliente que elijas para ese par, que puedes cambiar en cualquier momento.',
+    how3: 'Cambiar tus semillas (en el panel Demostrablemente justo de cualquier juego de la casa) revela la semilla del servidor y activa el próximo par tal como se mostró. Esta página calcula el hash de la semilla revelada, recalcula la apuesta con las reglas del casino, en tu navegador, y compara ambos con lo registrado.',
   },
 
   profile: {

@@ -516,8 +516,8 @@ export const ptScreens: ScreensDictionary = {
     },
     howTitle: 'Como funciona',
     how1: 'Antes de cada aposta o jogo mostra o hash SHA-256 da semente do servidor: o casino fica preso a essa semente e não a pode mudar depois.',
-    how2: 'Cada aposta lê os seus números aleatórios do HMAC-SHA256 da semente do servidor e de "semente do cliente:nonce:cursor". Pode escolher a semente do cliente; o nonce conta as suas apostas com o par a partir de 0.',
-    how3: 'Trocar o par de sementes (no painel Comprovadamente justo de qualquer jogo da casa) revela a semente do servidor. Esta página calcula o hash, recalcula a aposta com as regras do casino, no seu navegador, e compara ambos com o que foi registado.',
+    how2: 'Cada aposta lê os seus números aleatórios do HMAC-SHA256 da semente do servidor e de "semente do cliente:nonce:cursor"; o nonce conta as suas apostas com o par a partir de 0. A semente do servidor do próximo par é sorteada antes e o seu hash também é mostrado: o casino fixa-a antes de conhecer a semente do cliente que escolher para esse par, e que pode mudar a qualquer momento.',
+    how3: 'Trocar as sementes (no painel Comprovadamente justo de qualquer jogo da casa) revela a semente do servidor e ativa o próximo par tal como foi mostrado. Esta página calcula o hash da semente revelada, recalcula a aposta com as regras do casino, no seu navegador, e compara ambos com o que foi registado.',
   },
 
   profile: {
@@ -827,8 +827,8 @@ export const ptScreens: ScreensDictionary = {
       nonce: 'Nonce (n.º da aposta)',
       active: 'Sementes ativas',
       next: 'Próximas sementes',
-      nextClientSeed: 'Sua próxima semente do cliente',
-      saveNext: 'Salvar próxima semente do cliente',
+      nextClientSeed: 'A sua próxima semente do cliente',
+      saveNext: 'Guardar próxima semente do cliente',
       rotateHint: 'Trocar revela a semente do servidor ativa e ativa as próximas sementes, com a semente do cliente acima.',
       rotate: 'Trocar sementes',
       revealed: 'Semente do servidor revelada',
