@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../../server/db/db.ts';
-import { migrate, splitStatements } from '../../server/db/migrate.ts';
+import type { Db } from '../../server/db/db.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { emptyDb, migrateBefore } from '../helpers/migrations.ts';
 import { DomainError } from '../../server/domain/errors.ts';
 import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { findEarlier, playerRequest, requestHash } from '../../server/domain/player-requests.ts';
@@ -17,45 +13,10 @@ import { findEarlier, playerRequest, requestHash } from '../../server/domain/pla
  * and table. On PGlite, or on the PostgreSQL server of TEST_DATABASE_URL in a database of its own.
  */
 
-const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), '../../server/db/migrations');
 const AT = new Date('2026-01-02T03:04:05.000Z');
 
 let db: Db;
 let dropDatabase: () => Promise<void> = async () => undefined;
-
-async function emptyDb(): Promise<Db> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) return openDb({ kind: 'pglite' });
-  const name = `casino_test_migration_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  dropDatabase = () => admin(`DROP DATABASE IF EXISTS ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return openDb({ kind: 'postgres', url: url.toString(), maxConnections: 2 });
-}
-
-/** Applies the migrations before `first` the way migrate() does, so that migrate() applies the rest. */
-async function migrateBefore(target: Db, first: string): Promise<void> {
-  await target.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-  const files = readdirSync(migrationsDir)
-    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file) && file < first)
-    .sort();
-  for (const file of files) {
-    await target.transaction(async (tx) => {
-      for (const statement of splitStatements(readFileSync(join(migrationsDir, file), 'utf8'))) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
-    });
-  }
-}
 
 const one = async <T extends object>(sql: string, params: unknown[] = []): Promise<T> => {
   const [row] = await db.query<T>(sql, params);
@@ -70,7 +31,7 @@ const claimed = { id: 7, bonusId: 3, currencyId: 1, status: 'active', amount: '0
 const rewarded = { currencyId: 1, currencyCode: 'LTC', amount: '0.002', referredCount: 2 };
 
 beforeAll(async () => {
-  db = await emptyDb();
+  ({ db, drop: dropDatabase } = await emptyDb());
   await migrateBefore(db, '0014_player_requests.sql');
 
   const currency = await one<{ id: number }>(

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDb, type Db } from '../../server/db/db.ts';
+import { splitStatements } from '../../server/db/migrate.ts';
+
+/**
+ * A migration's test starts from an empty database, applies the migrations before the one it tests, writes
+ * the rows of before, then lets migrate() apply the rest. On PGlite, or on the PostgreSQL server of
+ * TEST_DATABASE_URL in a database of its own (dropped by `drop`).
+ */
+
+const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), '../../server/db/migrations');
+
+export async function emptyDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return { db: await openDb({ kind: 'pglite' }), drop: async () => undefined };
+  const name = `casino_test_migration_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { db: await openDb({ kind: 'postgres', url: url.toString(), maxConnections: 2 }), drop: () => admin(`DROP DATABASE IF EXISTS ${name}`) };
+}
+
+/** Applies the migrations before `first` the way migrate() does, so that migrate() applies the rest. */
+export async function migrateBefore(target: Db, first: string): Promise<void> {
+  await target.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  const files = readdirSync(migrationsDir)
+    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file) && file < first)
+    .sort();
+  for (const file of files) {
+    await target.transaction(async (tx) => {
+      for (const statement of splitStatements(readFileSync(join(migrationsDir, file), 'utf8'))) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+    });
+  }
+}
