@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpWalletTransport, WalletUnreachableError, type WalletTransport } from '../../server/games/wallet-client.ts';
 import { registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
-import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount, type Player } from '../helpers/money.ts';
+import { chainTransfer, code, depositAddress, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount, type Player } from '../helpers/money.ts';
 
 /**
  * The built-in game provider (server/games) through its API (houseGames), on a listening server: its
@@ -275,6 +275,34 @@ describe('real money', () => {
     const demoResults = await Promise.all(Array.from({ length: 10 }, () => call('houseMinesStart', demo, null, { amount: '1', mineCount: 3 })));
     expect(demoResults.filter((res) => res.status === 200)).toHaveLength(1);
     expect((await table(demo, null)).body.data.houseTable.balance).toBe('999');
+  });
+
+  it('keeps none of a Mines win for the player that the forfeited bonus staked: its share goes back to the pool', async () => {
+    const player = await registeredPlayer(server);
+    const offers = (await server.call('bonusList', { query: { limit: 100 } })).body.data.bonus.rows as { id: number; type: string }[];
+    const deposit = offers.find((offer) => offer.type === 'deposit')!;
+    const claimed = await server.call('bonusAvail', { token: player.token, body: { bonusId: deposit.id, currencyId: 1 } });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
+    const address = await depositAddress(server, player, '0.1');
+    const txId = await chainTransfer(server, address, '0.1');
+    expect((await server.call('devChainConfirm', { body: { txId, confirmations: 6 } })).body.data.transfer.settled).toBe(true);
+    // 0.1 deposited and 0.1 of bonus money: the stake of 0.2 is half each.
+    const sessionId = await realSession(player, 'mines');
+    const started = (await call('houseMinesStart', sessionId, player, { amount: '0.2', mineCount: 3 })).body.data.houseRound;
+    const [tile] = await safeTiles(started.roundId);
+    expect((await call('houseMinesReveal', sessionId, player, { tile })).status).toBe(200);
+    const userBonusId = claimed.body.data.userBonus.id as number;
+    expect((await server.call('bonusCancel', { token: player.token, body: { userBonusId } })).status).toBe(200);
+    const cashed = (await call('houseMinesCashOut', sessionId, player)).body.data.houseRound;
+    const won = units(cashed.payout);
+    // The bonus's half of the win, rounded up (bonus money never becomes cash by rounding), is not the player's.
+    const bonusShare = (won + 1n) / 2n;
+    expect(await ltcBalance(player.user.id)).toBe(formatAmount(won - bonusShare));
+    const withdraw = await server.call('paymentWithdraw', {
+      token: player.token,
+      body: { amount: '0.2', address: 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9', currencyCode: 'LTC' },
+    });
+    expect(code(withdraw)).toEqual([422, 'INSUFFICIENT_BALANCE']);
   });
 
   it('counts house bets toward bonus wagering', async () => {
