@@ -36,6 +36,7 @@ describe('machines index', () => {
         'launch',
         'fairness',
         'houseTable',
+        'houseSeeds',
         'mines',
         'limits',
         'selfExclusion',
