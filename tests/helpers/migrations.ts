@@ -3,8 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { openDb, type Db } from '../../server/db/db.ts';
-import { splitStatements } from '../../server/db/migrate.ts';
+import { migrate, splitStatements } from '../../server/db/migrate.ts';
 
 /**
  * A migration's test starts from an empty database, applies the migrations before the one it tests, writes
@@ -45,4 +46,23 @@ export async function migrateBefore(target: Db, first: string): Promise<void> {
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
     });
   }
+}
+
+/**
+ * A migration's test file: before its tests, an empty database migrated up to `migration`, the rows of before
+ * written by `rowsOfBefore`, then migrate() run (it must apply `migration`); after them, the database closed
+ * and dropped.
+ */
+export function testMigration(migration: string, rowsOfBefore: (db: Db) => Promise<void>): void {
+  let opened: { db: Db; drop: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    opened = await emptyDb();
+    await migrateBefore(opened.db, migration);
+    await rowsOfBefore(opened.db);
+    expect(await migrate(opened.db)).toContain(migration);
+  }, 120_000);
+  afterAll(async () => {
+    await opened?.db.close();
+    await opened?.drop();
+  });
 }

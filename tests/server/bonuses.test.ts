@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../src/api/schema.d.ts';
 import { assertCashoutAllowed, recordWagering, runningBonusId } from '../../server/domain/bonuses.ts';
 import { DomainError } from '../../server/domain/errors.ts';
 import { parseSignedAmount } from '../../src/money.ts';
@@ -369,15 +370,7 @@ describe('referral status', () => {
     const status = async () => {
       const res = await server.call('bonusReferral', { token: referrer.token });
       expect(res.status).toBe(200);
-      const { requirement, pendingCount, qualifiedCount, ...counts } = res.body.data.referral as {
-        referralCode: string;
-        requirement: string;
-        referredCount: number;
-        pendingCount: number;
-        qualifiedCount: number;
-        paidCount: number;
-        claimableCount: number;
-      };
+      const { requirement, pendingCount, qualifiedCount, ...counts } = res.body.data.referral as components['schemas']['ReferralStatus'];
       // Every friend here is verified: all qualify.
       expect([requirement, pendingCount, qualifiedCount]).toEqual(['verifiedEmail', 0, counts.referredCount]);
       return counts;

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/db.ts';
-import { migrate } from '../../server/db/migrate.ts';
-import { emptyDb, migrateBefore } from '../helpers/migrations.ts';
+import { testMigration } from '../helpers/migrations.ts';
 
 /**
  * Migration 0031_one_open_mines_round.sql on a database where starts sent at once left several Mines rounds
@@ -16,7 +15,6 @@ const AT = new Date('2026-01-02T03:04:05.000Z');
 const SEED = 'a'.repeat(64);
 
 let db: Db;
-let dropDatabase: () => Promise<void> = async () => undefined;
 const sessions = { real: 'r'.repeat(40), other: 'o'.repeat(40), demo: 'd'.repeat(40) };
 let gameId: number;
 let userId: number;
@@ -38,9 +36,8 @@ const rounds = (sessionId: string) =>
     [sessionId],
   );
 
-beforeAll(async () => {
-  ({ db, drop: dropDatabase } = await emptyDb());
-  await migrateBefore(db, MIGRATION);
+testMigration(MIGRATION, async (target) => {
+  db = target;
   await db.query("INSERT INTO currencies (code, name, decimals, network, min_deposit, min_withdraw, withdraw_fee) VALUES ('LTC', 'Litecoin', 8, 'Litecoin', 0.001, 0.03, 0.000006)");
   [{ id: userId }] = (await db.query<{ id: number }>("INSERT INTO users (email, username, referral_code) VALUES ('p@example.com', 'p', 'PCODE1') RETURNING id::int AS id")) as [
     { id: number },
@@ -95,12 +92,6 @@ beforeAll(async () => {
   // Demo: two open at once.
   await open('demo-hidden', sessions.demo, '4');
   await open('demo-shown', sessions.demo, '6');
-  expect(await migrate(db)).toContain(MIGRATION);
-}, 120_000);
-
-afterAll(async () => {
-  await db.close();
-  await dropDatabase();
 });
 
 describe(MIGRATION, () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/db.ts';
-import { migrate } from '../../server/db/migrate.ts';
-import { emptyDb, migrateBefore } from '../helpers/migrations.ts';
+import { testMigration } from '../helpers/migrations.ts';
 import { DomainError } from '../../server/domain/errors.ts';
 import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { findEarlier, playerRequest, requestHash } from '../../server/domain/player-requests.ts';
@@ -16,7 +15,6 @@ import { findEarlier, playerRequest, requestHash } from '../../server/domain/pla
 const AT = new Date('2026-01-02T03:04:05.000Z');
 
 let db: Db;
-let dropDatabase: () => Promise<void> = async () => undefined;
 
 const one = async <T extends object>(sql: string, params: unknown[] = []): Promise<T> => {
   const [row] = await db.query<T>(sql, params);
@@ -30,9 +28,8 @@ const withdrawalFields = ['0.4', 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9', 
 const claimed = { id: 7, bonusId: 3, currencyId: 1, status: 'active', amount: '0.01' };
 const rewarded = { currencyId: 1, currencyCode: 'LTC', amount: '0.002', referredCount: 2 };
 
-beforeAll(async () => {
-  ({ db, drop: dropDatabase } = await emptyDb());
-  await migrateBefore(db, '0014_player_requests.sql');
+testMigration('0014_player_requests.sql', async (target) => {
+  db = target;
 
   const currency = await one<{ id: number }>(
     `INSERT INTO currencies (code, name, decimals, network, min_deposit, min_withdraw, withdraw_fee) VALUES ('LTC', 'Litecoin', 8, 'Litecoin', 0.001, 0.03, 0.000006)
@@ -69,13 +66,6 @@ beforeAll(async () => {
     ]);
   }
 
-  // 0014 first; the migrations after it run too.
-  expect((await migrate(db))[0]).toBe('0014_player_requests.sql');
-}, 60_000);
-
-afterAll(async () => {
-  await db.close();
-  await dropDatabase();
 });
 
 describe('migration 0014_player_requests', () => {

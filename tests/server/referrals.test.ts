@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../src/api/schema.d.ts';
 import { latestLink, newPlayer, registeredPlayer, startTestServer, tokenFrom, type TestServer } from '../helpers/api.ts';
 import { chainTransfer, code, depositAddress, expectLedgerBalanced, walletOf, type Player } from '../helpers/money.ts';
 
@@ -28,15 +29,7 @@ let serial = 0;
 /** A unique local part for an email. */
 const unique = (stem: string) => `${stem}${process.pid % 10000}x${(serial += 1)}${Math.floor(Math.random() * 1000)}`;
 
-interface Status {
-  referralCode: string;
-  requirement: string;
-  referredCount: number;
-  pendingCount: number;
-  qualifiedCount: number;
-  paidCount: number;
-  claimableCount: number;
-}
+type Status = components['schemas']['ReferralStatus'];
 
 async function status(player: Player): Promise<Status> {
   const res = await server.call('bonusReferral', { token: player.token });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isServerSeed, newServerSeed, sha256Hex } from '../../src/fairness/random.ts';
 import type { Db } from '../../server/db/db.ts';
-import { migrate } from '../../server/db/migrate.ts';
-import { emptyDb, migrateBefore } from '../helpers/migrations.ts';
+import { testMigration } from '../helpers/migrations.ts';
 import { activePair, rotatePair, seedsView } from '../../server/games/seeds.ts';
 
 /**
@@ -16,7 +15,6 @@ const MIGRATION = '0034_next_seed_pair.sql';
 const AT = new Date('2026-01-02T03:04:05.000Z');
 
 let db: Db;
-let dropDatabase: () => Promise<void> = async () => undefined;
 
 interface PairRow {
   id: number;
@@ -38,9 +36,8 @@ const pairs = () =>
 
 const players: number[] = [];
 
-beforeAll(async () => {
-  ({ db, drop: dropDatabase } = await emptyDb());
-  await migrateBefore(db, MIGRATION);
+testMigration(MIGRATION, async (target) => {
+  db = target;
   for (const name of ['first', 'second', 'third']) {
     const [user] = await db.query<{ id: number }>('INSERT INTO users (email, username, referral_code) VALUES ($1, $2, $3) RETURNING id::int AS id', [
       `${name}@example.com`,
@@ -61,12 +58,6 @@ beforeAll(async () => {
   await insertPair(players[0]!, 'first-seed', null);
   await insertPair(players[1]!, 'second-seed', null);
   await insertPair(players[2]!, 'third-seed', null);
-  expect(await migrate(db)).toContain(MIGRATION);
-}, 120_000);
-
-afterAll(async () => {
-  await db.close();
-  await dropDatabase();
 });
 
 describe(MIGRATION, () => {
