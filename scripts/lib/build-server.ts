@@ -1,13 +1,13 @@
 // The server and the ledger check as plain JavaScript for Node (npm run build:server): one module each,
 // with the packages they use left to node_modules, and beside them the files they read at run time
-// (the migrations and openapi.yaml). A built server starts without compiling TypeScript first.
+// (the migrations, the schema files and openapi.yaml). A built server starts without compiling TypeScript first.
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
 export const SERVER_BUILD_DIR = 'build/server';
 
-/** Builds into outdir: main.js (the server), ledger-check.js, migrations/, openapi.yaml. */
+/** Builds into outdir: main.js (the server), ledger-check.js, migrations/, schema/, openapi.yaml. */
 export async function buildServer(outdir: string = SERVER_BUILD_DIR): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
@@ -23,6 +23,7 @@ export async function buildServer(outdir: string = SERVER_BUILD_DIR): Promise<st
     logLevel: 'warning',
   });
   cpSync('server/db/migrations', join(outdir, 'migrations'), { recursive: true });
+  cpSync('server/db/schema', join(outdir, 'schema'), { recursive: true });
   cpSync('openapi.yaml', join(outdir, 'openapi.yaml'));
   return outdir;
 }

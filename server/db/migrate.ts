@@ -1,19 +1,30 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
 /** The name under which a server's start and `npm run seed` migrate and seed, one at a time (Db.exclusively). */
 export const MIGRATE_AND_SEED = 'casino migrations and seeds';
 
-/** Applies every migrations/NNNN_name.sql not yet recorded, in name order, each in its own transaction. */
+/**
+ * Brings the database to today's schema: every migrations/NNNN_name.sql not yet recorded, in name order,
+ * then every schema/ file whose text is not the one last applied from it (or every one, after a numbered
+ * migration ran, since it may have dropped an object the file defines), each in its own transaction.
+ * Returns what it applied: the migrations' file names, then the schema files' as `schema/<file>`. With
+ * nothing new it runs no DDL. Callers hold the exclusive lock of MIGRATE_AND_SEED.
+ */
 export async function migrate(db: Db): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  const [known] = await db.query<{ table: string | null }>(`SELECT to_regclass('schema_migrations')::text AS table`);
+  if (!known?.table) {
+    await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  }
   const applied = new Set(
     (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name),
   );
@@ -29,7 +40,45 @@ export async function migrate(db: Db): Promise<string[]> {
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
     });
   }
-  return pending;
+  const objects = await applySchema(db, pending.length > 0);
+  return [...pending, ...objects];
+}
+
+/**
+ * The schema folder: one function, view or trigger per file, named `<kind>_<object>.sql`, the kind a number
+ * that orders what an object needs before it: 1 functions, 2 views (which may call functions), 3 triggers
+ * (which call functions, and are dropped and created again: a constraint trigger cannot be replaced).
+ * A file holds the object's current definition, written to be applied again over any earlier one
+ * (CREATE OR REPLACE FUNCTION / VIEW, DROP TRIGGER IF EXISTS then CREATE TRIGGER). schema_objects keeps
+ * the SHA-256 of the text last applied from each file; a file whose text is the same is skipped unless
+ * `all`, and the rows of files no longer there are removed (the numbered migration that removed the
+ * object dropped it).
+ */
+async function applySchema(db: Db, all: boolean): Promise<string[]> {
+  const files = readdirSync(schemaDir)
+    .filter((file) => /^[1-3]_(function|view|trigger)_[a-z0-9_]+\.sql$/.test(file))
+    .sort();
+  const recorded = new Map(
+    (await db.query<{ name: string; sha256: string }>('SELECT name, sha256 FROM schema_objects')).map((row) => [row.name, row.sha256]),
+  );
+  const applied: string[] = [];
+  for (const file of files) {
+    const sql = readFileSync(join(schemaDir, file), 'utf8');
+    const sha256 = createHash('sha256').update(sql).digest('hex');
+    if (!all && recorded.get(file) === sha256) continue;
+    await db.transaction(async (tx) => {
+      for (const statement of splitStatements(sql)) await tx.query(statement);
+      await tx.query(
+        `INSERT INTO schema_objects (name, sha256) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET sha256 = EXCLUDED.sha256, applied_at = now()`,
+        [file, sha256],
+      );
+    });
+    applied.push(`schema/${file}`);
+  }
+  const gone = [...recorded.keys()].filter((name) => !files.includes(name));
+  if (gone.length > 0) await db.query('DELETE FROM schema_objects WHERE name = ANY($1::text[])', [gone]);
+  return applied;
 }
 
 /**

@@ -1,0 +1,187 @@
+-- The three calls, as in migrations 0016 and 0018, each naming its ledger transaction first; and the
+-- one-statement win takes a win only while the round's wins stay within its stake times the provider's
+-- max_win_multiplier (migration 0022), leaving any other to the general path, which refuses it.
+CREATE OR REPLACE FUNCTION game_wallet_play(
+  p_action text,
+  p_wallet_id bigint,
+  p_user_id bigint,
+  p_currency_id integer,
+  p_limits_apply boolean,
+  p_provider_id integer,
+  p_session_id text,
+  p_game_id bigint,
+  p_game_identifier text,
+  p_round_id text,
+  p_transaction_id text,
+  p_amount numeric,
+  p_request_hash text,
+  p_ledger_public_id uuid,
+  p_ledger_scope text,
+  p_ledger_key text,
+  p_ledger_hash text,
+  p_at timestamptz,
+  p_wallet_secret text,
+  p_reference_id text
+) RETURNS TABLE (out_action_id bigint, out_ledger_id bigint, out_available numeric, out_bonus numeric, out_announce text[], out_amount numeric)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_available numeric;
+  v_bonus numeric;
+  v_round bigint;
+  v_may_bet boolean;
+  v_ledger bigint;
+  v_entries integer;
+  v_action bigint;
+  v_change numeric;
+  v_moved numeric := p_amount;
+  v_hash text := p_ledger_hash;
+  v_related bigint;
+  v_original_bonus numeric;
+  v_rolled_back boolean;
+  v_bonus_in_play boolean;
+  v_units text;
+BEGIN
+  PERFORM set_config('casino.announce', 'by_server', true), set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
+  IF p_action = 'bet' THEN
+    IF p_amount <= 0 THEN
+      RAISE EXCEPTION 'a bet moves a positive amount' USING ERRCODE = 'GW001';
+    END IF;
+    UPDATE wallets w SET available = w.available - p_amount
+    WHERE w.id = p_wallet_id AND w.available >= p_amount
+      AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+        WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret AND s.expires_at > p_at)
+    RETURNING w.available, w.bonus INTO v_available, v_bonus;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'the available balance does not cover the bet, or the session changed' USING ERRCODE = 'GW002';
+    END IF;
+    SELECT u.active AND NOT u.self_exclusion_permanent AND (u.self_excluded_until IS NULL OR u.self_excluded_until <= p_at)
+      AND NOT EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = p_user_id AND b.wallet_id = p_wallet_id AND b.status IN ('active', 'queued'))
+      AND (NOT p_limits_apply OR NOT EXISTS (SELECT 1 FROM gambling_limits l WHERE l.user_id = p_user_id AND l.kind IN ('bet', 'loss')))
+    INTO v_may_bet FROM users u WHERE u.id = p_user_id;
+    IF v_may_bet IS NOT TRUE THEN
+      RAISE EXCEPTION 'the bet needs the general path' USING ERRCODE = 'GW001';
+    END IF;
+    INSERT INTO game_rounds AS r (provider_id, round_id, session_id, user_id, wallet_id, currency_id, game_id, staked_available, created_at, updated_at)
+    VALUES (p_provider_id, p_round_id, p_session_id, p_user_id, p_wallet_id, p_currency_id, p_game_id, p_amount, p_at, p_at)
+    ON CONFLICT (provider_id, round_id) DO UPDATE SET staked_available = r.staked_available + EXCLUDED.staked_available, updated_at = EXCLUDED.updated_at
+      WHERE r.wallet_id = EXCLUDED.wallet_id AND NOT r.closed
+    RETURNING r.id INTO v_round;
+    IF v_round IS NULL THEN
+      RAISE EXCEPTION 'the round is closed or not this wallet''s' USING ERRCODE = 'GW001';
+    END IF;
+    v_change := -p_amount;
+  ELSIF p_action = 'win' THEN
+    IF p_amount < 0 THEN
+      RAISE EXCEPTION 'a win is not negative' USING ERRCODE = 'GW001';
+    END IF;
+    IF p_amount > 0 THEN
+      UPDATE wallets w SET available = w.available + p_amount
+      WHERE w.id = p_wallet_id
+        AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+          WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret)
+      RETURNING w.available, w.bonus INTO v_available, v_bonus;
+    ELSE
+      SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w
+      WHERE w.id = p_wallet_id
+        AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+          WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret)
+      FOR UPDATE OF w;
+    END IF;
+    IF v_available IS NULL THEN
+      RAISE EXCEPTION 'the session changed' USING ERRCODE = 'GW002';
+    END IF;
+    UPDATE game_rounds r SET won = r.won + p_amount, settled = true, updated_at = p_at
+    WHERE r.provider_id = p_provider_id AND r.round_id = p_round_id AND r.wallet_id = p_wallet_id AND NOT r.closed AND r.staked_bonus = 0
+      AND r.won + p_amount <= r.staked_available * (SELECT p.max_win_multiplier FROM providers p WHERE p.id = p_provider_id)
+    RETURNING r.id INTO v_round;
+    IF v_round IS NULL THEN
+      RAISE EXCEPTION 'the win needs the general path' USING ERRCODE = 'GW001';
+    END IF;
+    v_change := p_amount;
+  ELSIF p_action IN ('rollbackBet', 'rollbackWin') THEN
+    -- A rollback of a bet or a win of this wallet's round, paid from available alone, not rolled back
+    -- before, by a player with no bonus to wager: it moves back exactly what the call moved and closes
+    -- the round. Six statements.
+    SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w
+    WHERE w.id = p_wallet_id
+      AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
+        WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret)
+    FOR UPDATE OF w;
+    IF v_available IS NULL THEN
+      RAISE EXCEPTION 'the session changed' USING ERRCODE = 'GW002';
+    END IF;
+    SELECT r.id, o.amount, o.bonus_amount, o.ledger_transaction_id,
+      EXISTS (SELECT 1 FROM game_wallet_actions x WHERE x.round_pk = r.id AND x.action = p_action AND x.reference_id = p_reference_id),
+      EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = p_user_id AND b.wallet_id = p_wallet_id AND b.status IN ('active', 'queued'))
+    INTO v_round, v_moved, v_original_bonus, v_related, v_rolled_back, v_bonus_in_play
+    FROM game_rounds r JOIN game_wallet_actions o ON o.round_pk = r.id AND o.transaction_id = p_reference_id
+      AND o.action = CASE p_action WHEN 'rollbackBet' THEN 'bet' ELSE 'win' END
+    WHERE r.provider_id = p_provider_id AND r.round_id = p_round_id AND r.wallet_id = p_wallet_id;
+    IF v_round IS NULL OR v_rolled_back OR v_original_bonus <> 0 OR (p_action = 'rollbackBet' AND v_bonus_in_play) THEN
+      RAISE EXCEPTION 'the rollback needs the general path' USING ERRCODE = 'GW001';
+    END IF;
+    IF p_action = 'rollbackBet' THEN
+      v_change := v_moved;
+    ELSE
+      v_change := -v_moved;
+    END IF;
+    IF v_change <> 0 THEN
+      UPDATE wallets w SET available = w.available + v_change WHERE w.id = p_wallet_id AND w.available + v_change >= 0
+      RETURNING w.available, w.bonus INTO v_available, v_bonus;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'the available balance does not cover the rollback' USING ERRCODE = 'GW002';
+      END IF;
+    END IF;
+    UPDATE game_rounds r SET closed = true, updated_at = p_at,
+      staked_available = r.staked_available - CASE p_action WHEN 'rollbackBet' THEN v_moved ELSE 0 END,
+      won = r.won - CASE p_action WHEN 'rollbackWin' THEN v_moved ELSE 0 END
+    WHERE r.id = v_round;
+    v_units := (v_moved * 100000000)::numeric(40, 0)::text;
+    v_hash := encode(sha256(convert_to(format(
+      '{"kind":"game.%s","legs":[["system:%s:house","%s"],["wallet:%s:available","%s"]],"visible":[%s,"casino","%s","completed","%s",%s],"related":%s}',
+      lower(p_action), p_currency_id, CASE WHEN v_change > 0 THEN '-' ELSE '' END || v_units, p_wallet_id,
+      CASE WHEN v_change < 0 THEN '-' ELSE '' END || v_units, p_wallet_id, p_action, v_units, to_json(p_game_identifier)::text,
+      coalesce(v_related::text, 'null')), 'UTF8')), 'hex');
+  ELSE
+    RAISE EXCEPTION 'action % takes the general path', p_action USING ERRCODE = 'GW001';
+  END IF;
+
+  IF v_change <> 0 THEN
+    WITH t AS (
+      INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, user_id, wallet_id, currency_id,
+        type, action_type, status, amount, before_balance, after_balance, game_identifier, created_at, related_transaction_id)
+      VALUES (p_ledger_public_id, 'game.' || lower(p_action), p_ledger_scope, p_ledger_key, v_hash, p_user_id, p_wallet_id, p_currency_id,
+        'casino', p_action, 'completed', v_moved, v_available - v_change, v_available, p_game_identifier, p_at, v_related)
+      ON CONFLICT (idempotency_scope, idempotency_key) DO NOTHING
+      RETURNING id
+    ), e AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
+      SELECT t.id, x.account_id, p_currency_id, x.amount FROM t CROSS JOIN (
+        SELECT a.id AS account_id, v_change AS amount FROM ledger_accounts a WHERE a.wallet_id = p_wallet_id AND a.kind = 'available'
+        UNION ALL
+        SELECT a.id, -v_change FROM ledger_accounts a WHERE a.wallet_id IS NULL AND a.currency_id = p_currency_id AND a.kind = 'house'
+      ) x
+      RETURNING 1
+    )
+    SELECT t.id, (SELECT count(*)::integer FROM e) INTO v_ledger, v_entries FROM t;
+    IF v_ledger IS NULL THEN
+      RAISE EXCEPTION 'the ledger already holds this call' USING ERRCODE = 'GW001';
+    END IF;
+    IF v_entries <> 2 THEN
+      RAISE EXCEPTION 'wallet % or currency % has no ledger account', p_wallet_id, p_currency_id;
+    END IF;
+  END IF;
+
+  INSERT INTO game_wallet_actions AS a (round_pk, action, transaction_id, reference_id, user_id, amount, bonus_amount, request_hash,
+    ledger_transaction_id, available_after, bonus_after, created_at)
+  VALUES (v_round, p_action, p_transaction_id, CASE WHEN p_action IN ('rollbackBet', 'rollbackWin') THEN p_reference_id END, p_user_id, v_moved, 0,
+    p_request_hash, v_ledger, v_available, v_bonus, p_at)
+  ON CONFLICT (round_pk, action, transaction_id) DO NOTHING
+  RETURNING a.id INTO v_action;
+  IF v_action IS NULL THEN
+    RAISE EXCEPTION 'a replay' USING ERRCODE = 'GW001';
+  END IF;
+  RETURN QUERY SELECT v_action, v_ledger, v_available, v_bonus,
+    CASE WHEN v_change <> 0 THEN ARRAY[json_build_object('u', p_user_id, 'k', 'wallets', 'id', p_user_id)::text] ELSE ARRAY[]::text[] END, v_moved;
+END
+$$;
