@@ -45,14 +45,23 @@ export async function migrate(db: Db): Promise<string[]> {
 }
 
 /**
- * The schema folder: one function, view or trigger per file, named `<kind>_<object>.sql`, the kind a number
- * that orders what an object needs before it: 1 functions, 2 views (which may call functions), 3 triggers
- * (which call functions, and are dropped and created again: a constraint trigger cannot be replaced).
- * A file holds the object's current definition, written to be applied again over any earlier one
- * (CREATE OR REPLACE FUNCTION / VIEW, DROP TRIGGER IF EXISTS then CREATE TRIGGER). schema_objects keeps
- * the SHA-256 of the text last applied from each file; a file whose text is the same is skipped unless
- * `all`, and the rows of files no longer there are removed (the numbered migration that removed the
- * object dropped it).
+ * The schema folder: today's definition of every function, view and trigger, one object per file, named
+ * `<kind>_<object>.sql`, the kind a number that puts what an object needs before it: 1 functions, 2 views
+ * (which may call functions), 3 triggers (which call functions). A file is written to be applied again over
+ * any earlier definition: CREATE OR REPLACE FUNCTION / VIEW, and DROP TRIGGER IF EXISTS then CREATE TRIGGER
+ * (a constraint trigger cannot be replaced). schema_objects keeps the SHA-256 of the text last applied from
+ * each file; a file whose text is the same is skipped unless `all`, and the rows of files no longer there
+ * are removed.
+ *
+ * Numbered migrations hold the table changes (tables, columns, constraints, indexes, the rows they move)
+ * and the DROP of a function, view or trigger that leaves the schema or whose signature changes (the
+ * folder's files then create the new one); a change to a function, view or trigger is a change to its
+ * file. A migration that needs an object at its point in history, before the folder is applied (an index
+ * or a CHECK over a function, a backfill that calls one, a trigger that must fire during it), defines it
+ * itself as it needs it, and the file replaces it afterwards. The migrations before 0036 keep the
+ * definitions they were written with: they are the schema of each point in history, from which the
+ * migration tests (tests/helpers/migrations.ts) build a database at a given migration, its functions
+ * and triggers as they were then; the folder's files replace them all with today's text.
  */
 async function applySchema(db: Db, all: boolean): Promise<string[]> {
   const files = readdirSync(schemaDir)

@@ -1,0 +1,179 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '../../server/db/db.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { verifyLedger } from '../../server/domain/ledger.ts';
+import { createTestDb } from '../helpers/db.ts';
+import { emptyDb, migrateBefore } from '../helpers/migrations.ts';
+
+/**
+ * A database of migration 0030 with money in it, moved by the SQL functions of that time (a deposit seen
+ * then credited by deposit_notification_apply, a bet and a win by game_wallet_play), upgraded by migrate():
+ * the numbered migrations since, then the functions and triggers of server/db/schema/. The ledger check
+ * passes, no balance moved, the functions and triggers are those of a database built today, and a bet and
+ * a win go through them. A migrate() with nothing new applies nothing; a file whose text changed is
+ * applied again, alone. On PGlite, or on the PostgreSQL server of TEST_DATABASE_URL in a database of its own.
+ */
+
+const AT = new Date('2026-01-02T03:04:05.000Z');
+const SECRET = 'schema-upgrade-provider-wallet-secret-0123456789';
+const schemaFiles = readdirSync(new URL('../../server/db/schema/', import.meta.url)).filter((file) => file.endsWith('.sql')).sort();
+
+let opened: { db: Db; drop: () => Promise<void> } | undefined;
+let db: Db;
+let applied: string[];
+const ids = { user: 0, currency: 0, wallet: 0, provider: 0, game: 0 };
+const SESSION = 'schema-upgrade-session-0123456789abcdef';
+
+const one = async <T extends object>(on: Queryable, sql: string, params: unknown[] = []): Promise<T> => {
+  const [row] = await on.query<T>(sql, params);
+  if (!row) throw new Error(`no row: ${sql}`);
+  return row;
+};
+
+const hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A bet or a win through game_wallet_play, as game-wallet.ts sends it. */
+function play(action: 'bet' | 'win', round: string, amount: string): Promise<{ out_available: string }> {
+  const transaction = `${round}:${action}`;
+  return one(
+    db,
+    'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
+    [action, ids.wallet, ids.user, ids.currency, false, ids.provider, SESSION, ids.game, 'upgrade-slot', round, transaction, amount,
+      hex(`request:${transaction}`), randomUUID(), `game:${ids.provider}`, transaction, hex(`ledger:${transaction}`), AT, SECRET, null],
+  );
+}
+
+/** A transfer seen, then credited, through deposit_notification_apply. */
+async function deposit(txId: string, amount: string): Promise<void> {
+  for (const [confirmations, status] of [[0, 'pending'], [2, 'credited']] as const) {
+    const row = await one<{ out_status: string }>(db, 'SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)', [
+      'simulator', txId, 'upgrade-address', 'LTC', amount, confirmations, 2, randomUUID(), 'deposit:simulator', txId, 'Deposit', 'Credited', AT,
+    ]);
+    expect(row.out_status).toBe(status);
+  }
+}
+
+const balances = () =>
+  db.query<{ id: number; available: string; pending: string; bonus: string; held: string }>(
+    'SELECT id::int AS id, available::text, pending::text, bonus::text, held::text FROM wallets ORDER BY id',
+  );
+const accountTotals = () =>
+  db.query<{ id: number; total: string }>(
+    'SELECT a.id::int AS id, coalesce(sum(e.amount), 0)::text AS total FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id ORDER BY a.id',
+  );
+
+/** The functions and triggers of a database, by name, as PostgreSQL prints their definitions. */
+async function definitions(on: Queryable): Promise<Record<string, string>> {
+  const rows = await on.query<{ name: string; def: string }>(
+    `SELECT 'function ' || p.oid::regprocedure::text AS name, pg_get_functiondef(p.oid) AS def
+     FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+     UNION ALL
+     SELECT 'view ' || c.relname, pg_get_viewdef(c.oid) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('v', 'm')
+     UNION ALL
+     SELECT 'trigger ' || t.tgname, pg_get_triggerdef(t.oid) FROM pg_trigger t WHERE NOT t.tgisinternal`,
+  );
+  return Object.fromEntries(rows.map((row) => [row.name, row.def]));
+}
+
+let before: { wallets: Awaited<ReturnType<typeof balances>>; accounts: Awaited<ReturnType<typeof accountTotals>> };
+
+beforeAll(async () => {
+  opened = await emptyDb();
+  db = opened.db;
+  await migrateBefore(db, '0031');
+  await db.query(
+    `INSERT INTO settings (id, site_name, min_deposit, min_withdraw, max_transfer_amount, withdraw_fee, deposit_confirmations, referral_reward, referral_limit)
+     VALUES (1, 'Casino', 0.001, 0.001, 100, 0, 2, 0, 0)`,
+  );
+  ids.currency = (
+    await one<{ id: number }>(
+      db,
+      `INSERT INTO currencies (code, name, decimals, network, min_deposit, min_withdraw, withdraw_fee)
+       VALUES ('LTC', 'Litecoin', 8, 'Litecoin', 0.001, 0.03, 0.000006) RETURNING id`,
+    )
+  ).id;
+  ids.user = (await one<{ id: number }>(db, "INSERT INTO users (email, username, referral_code) VALUES ('old@example.com', 'old', 'OLDCODE1') RETURNING id::int AS id")).id;
+  ids.wallet = (await one<{ id: number }>(db, 'INSERT INTO wallets (user_id, currency_id) VALUES ($1, $2) RETURNING id::int AS id', [ids.user, ids.currency])).id;
+  await db.query(
+    `INSERT INTO deposit_addresses (wallet_id, provider, address, network, webhook_url, created_at)
+     VALUES ($1, 'simulator', 'upgrade-address', 'Litecoin', 'http://127.0.0.1/webhook', $2)`,
+    [ids.wallet, AT],
+  );
+  ids.provider = (await one<{ id: number }>(db, "INSERT INTO providers (name, slug, wallet_secret) VALUES ('Old', 'old', $1) RETURNING id", [SECRET])).id;
+  const category = await one<{ id: number }>(db, "INSERT INTO categories (name, slug) VALUES ('Slots', 'slots') RETURNING id");
+  ids.game = (
+    await one<{ id: number }>(
+      db,
+      "INSERT INTO games (identifier, name, slug, provider_id, category_id) VALUES ('upgrade-slot', 'Upgrade', 'upgrade', $1, $2) RETURNING id::int AS id",
+      [ids.provider, category.id],
+    )
+  ).id;
+  await db.query("INSERT INTO game_sessions (id, user_id, game_id, demo, currency_code, expires_at) VALUES ($1, $2, $3, false, 'LTC', 'infinity')", [
+    SESSION,
+    ids.user,
+    ids.game,
+  ]);
+
+  await deposit('upgrade-deposit', '1.5');
+  expect((await play('bet', 'old-round', '0.4')).out_available).toBe('1.10000000');
+  expect((await play('win', 'old-round', '0.25')).out_available).toBe('1.35000000');
+  before = { wallets: await balances(), accounts: await accountTotals() };
+
+  applied = await migrate(db);
+}, 120_000);
+
+afterAll(async () => {
+  await db?.close();
+  await opened?.drop();
+});
+
+describe('a database of migration 0030 with money in it, upgraded', () => {
+  it('applies the numbered migrations since, then every schema file', () => {
+    const numbered = applied.filter((name) => !name.startsWith('schema/'));
+    expect(numbered[0]).toBe('0031_one_open_mines_round.sql');
+    expect(numbered).toContain('0036_schema_objects.sql');
+    expect(applied.slice(numbered.length)).toEqual(schemaFiles.map((file) => `schema/${file}`));
+  });
+
+  it('passes the ledger check, every balance unchanged', async () => {
+    const report = await verifyLedger(db);
+    expect(report.ok, JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).toBe(true);
+    expect(await balances()).toEqual(before.wallets);
+    expect((await accountTotals()).filter((account) => before.accounts.some((old) => old.id === account.id))).toEqual(before.accounts);
+    expect(before.wallets).toEqual([{ id: ids.wallet, available: '1.35000000', pending: '0.00000000', bonus: '0.00000000', held: '0.00000000' }]);
+  });
+
+  it('has the functions and triggers of a database built today', async () => {
+    const today = await createTestDb();
+    try {
+      expect(await definitions(db)).toEqual(await definitions(today));
+    } finally {
+      await today.close();
+    }
+  });
+
+  it('takes a bet and a win through today\'s functions, the ledger still balanced', async () => {
+    expect((await play('bet', 'new-round', '0.3')).out_available).toBe('1.05000000');
+    expect((await play('win', 'new-round', '0.6')).out_available).toBe('1.65000000');
+    expect((await verifyLedger(db)).ok).toBe(true);
+  });
+});
+
+describe('migrate() again', () => {
+  it('applies nothing when nothing changed', async () => {
+    expect(await migrate(db)).toEqual([]);
+  });
+
+  it('applies again a schema file whose text is not the one recorded, and only it', async () => {
+    const file = '1_function_game_wallet_play.sql';
+    expect(schemaFiles).toContain(file);
+    await db.query("CREATE OR REPLACE FUNCTION email_mailbox(email text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT 'changed' $$");
+    await db.query("UPDATE schema_objects SET sha256 = repeat('0', 64) WHERE name IN ($1, '1_function_email_mailbox.sql')", [file]);
+    expect(await migrate(db)).toEqual(['schema/1_function_email_mailbox.sql', `schema/${file}`]);
+    expect((await one<{ mailbox: string }>(db, "SELECT email_mailbox('M.E+1@googlemail.com') AS mailbox")).mailbox).toBe('me@gmail.com');
+    expect(await migrate(db)).toEqual([]);
+  });
+});
