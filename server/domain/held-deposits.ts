@@ -13,9 +13,11 @@ import { currentLimit, LIMIT_PERIOD_MS } from './limits.ts';
  * the wallet's `held` balance. Held money is not playable and does not count as deposited until it is
  * released. It is released, oldest first, as far as the windows allow, at each later credit and at each
  * read of the wallets or of the limits; a released amount counts as deposited at the time of its release.
+ * A release is a row of the player's transaction list (a `depositRelease`), as every movement of available is.
  * A withdrawal may take available and held money (held last), so a player can always take held money
- * out; it records what it took from held (withdrawals.held_amount), and a withdrawal that fails or is
- * refused gives that part back to held and only the rest to available (withdrawals.ts). Deposit limits are kept in LIMITS_CURRENCY; other currencies are never held.
+ * out; the held part goes straight from held to pending, never through available. It records what it
+ * took from held (withdrawals.held_amount), and a withdrawal that fails or is refused gives that part
+ * back to held and only the rest to available (withdrawals.ts). Deposit limits are kept in LIMITS_CURRENCY; other currencies are never held.
  */
 
 /** Deposit limits are kept in LTC (server/http/responsible-gambling.ts); other currencies are not converted. */
@@ -69,10 +71,12 @@ export async function releaseHeldInTransaction(tx: Queryable, userId: number, no
     const room = await depositRoom(tx, userId, wallet.currency_id, wallet.code, now);
     const release = room === null || room > held ? held : room;
     if (release <= 0n) continue;
+    // A movement of available, so a row of the player's list (a completed depositRelease).
     const posted = await postTransaction(tx, {
       kind: 'deposit.release',
       at: now,
       legs: transfer(walletAccount(wallet.id, 'held'), walletAccount(wallet.id, 'available'), release),
+      visible: { walletId: wallet.id, type: 'deposit', actionType: 'depositRelease', status: 'completed', amount: release },
     });
     await tx.query(
       'INSERT INTO deposit_releases (wallet_id, user_id, currency_id, amount, transaction_id, released_at) VALUES ($1, $2, $3, $4, $5, $6)',

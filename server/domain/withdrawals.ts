@@ -29,7 +29,8 @@ import { findEarlier, playerRequest, recordWithdrawal, takeKey, type EarlierRequ
  * fee is charged on top.
  *
  * 1. In one database transaction with the wallet row locked (concurrent requests of one wallet queue
- *    here): the checks, then amount + fee moves available → pending (a visible pending `withdraw`) and
+ *    here): the checks, then amount + fee moves available → pending, what available lacks held →
+ *    pending (one visible pending `withdraw`), and
  *    the withdrawal row is written `requested`. The partial unique index on open withdrawals backs the
  *    one-at-a-time rule even if a check were wrong.
  * 2. Outside it (a provider may take its time): the provider's spend request, then its confirmation; the
@@ -289,20 +290,18 @@ export async function requestWithdrawal(
     const available = parseSignedAmount(locked.available);
     if (available + parseSignedAmount(locked.held) < total) throw new DomainError('INSUFFICIENT_BALANCE');
     // Held deposit money (over a deposit limit, server/domain/held-deposits.ts) may always be withdrawn:
-    // what available lacks comes from held, in this transaction, and is not counted as deposited. The
-    // withdrawal records it, so a refund gives it back to held.
+    // what available lacks goes from held straight to pending, never playable on the way, and is not
+    // counted as deposited. The one row shows the whole amount + fee, its balances the available part
+    // (as its refund's do). The withdrawal records the held part, so a refund gives it back to held.
     const fromHeld = available < total ? total - available : 0n;
-    if (fromHeld > 0n) {
-      await postTransaction(tx, {
-        kind: 'deposit.held_withdraw',
-        at: now,
-        legs: transfer(walletAccount(wallet.walletId, 'held'), walletAccount(wallet.walletId, 'available'), fromHeld),
-      });
-    }
+    const pending = walletAccount(wallet.walletId, 'pending');
     const hold = await postTransaction(tx, {
       kind: 'withdraw.request',
       at: now,
-      legs: transfer(walletAccount(wallet.walletId, 'available'), walletAccount(wallet.walletId, 'pending'), total),
+      legs: [
+        ...(total > fromHeld ? transfer(walletAccount(wallet.walletId, 'available'), pending, total - fromHeld) : []),
+        ...(fromHeld > 0n ? transfer(walletAccount(wallet.walletId, 'held'), pending, fromHeld) : []),
+      ],
       idempotency: ledgerKey,
       visible: { walletId: wallet.walletId, type: 'withdraw', actionType: 'withdraw', status: 'pending', amount: total },
     }).catch((error: unknown) => {

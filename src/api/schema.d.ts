@@ -681,9 +681,14 @@ export interface paths {
          *     time. A withdrawal is its request (amount plus fee taken from the available balance, showing
          *     the withdrawal's status: pending, then completed or failed), then either its payout
          *     (`withdraw`) and fee (`withdrawFee`), completed, which leave the available balance as it is,
-         *     or its refund (`withdrawRefund`, failed) giving amount and fee back. A deposit under the
-         *     minimum deposit is listed as a `failed` deposit whose before and after balances are equal: it
-         *     was recorded, not credited and not refunded.
+         *     or its refund (`withdrawRefund`, failed) giving amount and fee back. A withdrawal that also
+         *     takes money from the wallet's `held` balance is one request row of its whole amount plus fee,
+         *     whose balances move by the part taken from the available balance (the held part goes from
+         *     held to pending, never through the available balance); its refund likewise gives the held part
+         *     back to held and moves the balances by the rest. Held money released to the available balance
+         *     as the deposit limits allow is a completed `depositRelease` of the amount released. A deposit
+         *     under the minimum deposit is listed as a `failed` deposit whose before and after balances are
+         *     equal: it was recorded, not credited and not refunded.
          *
          *     Errors: 400 PLEASE_CHECK_REQUEST_DATA (field codes: `type`, `enum`, `format`, `minimum`,
          *     `maximum`, `dateRange` on `endDate` when it is before `startDate`); 401
@@ -2863,7 +2868,8 @@ export interface components {
              *     becomes available and the rest is held here: not playable, and not counted as deposited.
              *     It is released to available, oldest first, as far as the limit windows allow, at each later
              *     deposit credit and each read of the wallets or of the limits (the release counts as deposited
-             *     at that time). A withdrawal may take held money once the available balance is used up;
+             *     at that time, and is a `depositRelease` row of the transaction list). A withdrawal may take
+             *     held money once the available balance is used up, straight from here to `pending`;
              *     if it fails or is refused, what it took from here comes back here.
              */
             held: components["schemas"]["Amount"];
@@ -2876,19 +2882,21 @@ export interface components {
          */
         TransactionType: "deposit" | "withdraw" | "casino" | "bonus" | "referral";
         /**
-         * @description What the entry did. deposit: deposit; withdraw: withdraw, withdrawFee, withdrawRefund (a
-         *     failed or cancelled payout given back); casino: bet, win, freeSpin, rollbackBet, rollbackWin;
-         *     bonus: bonus (credited), bonusForfeit, bonusConversion (wagering done, bonus money becomes
-         *     real); referral: referral.
+         * @description What the entry did. deposit: deposit, depositRelease (deposited money held over a deposit
+         *     limit, released to the available balance as the limit windows allow: see the Wallet schema's
+         *     `held`); withdraw: withdraw, withdrawFee, withdrawRefund (a failed or cancelled payout given
+         *     back); casino: bet, win, freeSpin, rollbackBet, rollbackWin; bonus: bonus (credited),
+         *     bonusForfeit, bonusConversion (wagering done, bonus money becomes real); referral: referral.
          * @enum {string}
          */
-        TransactionActionType: "deposit" | "withdraw" | "withdrawFee" | "withdrawRefund" | "bet" | "win" | "freeSpin" | "rollbackBet" | "rollbackWin" | "bonus" | "bonusForfeit" | "bonusConversion" | "referral";
+        TransactionActionType: "deposit" | "depositRelease" | "withdraw" | "withdrawFee" | "withdrawRefund" | "bet" | "win" | "freeSpin" | "rollbackBet" | "rollbackWin" | "bonus" | "bonusForfeit" | "bonusConversion" | "referral";
         /** @enum {string} */
         TransactionStatus: "pending" | "completed" | "failed" | "cancelled";
         /**
          * @description One movement of a wallet. `amount` is unsigned; whether it added or removed money shows in
          *     `beforeBalance` and `afterBalance`, the wallet's available balance before and after it (equal
-         *     for a movement of other balances: a payout from the pending balance, a bonus credited). Within
+         *     for a movement of other balances: a payout from the pending balance, a bonus credited; apart by
+         *     the available part only of a withdrawal or refund that also moves held money). Within
          *     a wallet, newest first, each row's `beforeBalance` is the next row's `afterBalance`.
          */
         Transaction: {

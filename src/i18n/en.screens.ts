@@ -371,6 +371,7 @@ export const enScreens = {
       },
       actions: {
         deposit: 'Deposit',
+        depositRelease: 'Held deposit released',
         withdraw: 'Withdrawal',
         withdrawFee: 'Withdrawal fee',
         withdrawRefund: 'Withdrawal refund',

@@ -368,6 +368,7 @@ export const esScreens: ScreensDictionary = {
       },
       actions: {
         deposit: 'Depósito',
+        depositRelease: 'Depósito retenido liberado',
         withdraw: 'Retiro',
         withdrawFee: 'Comisión de retiro',
         withdrawRefund: 'Reembolso de retiro',

@@ -368,6 +368,7 @@ export const ptScreens: ScreensDictionary = {
       },
       actions: {
         deposit: 'Depósito',
+        depositRelease: 'Depósito retido libertado',
         withdraw: 'Retirada',
         withdrawFee: 'Taxa de retirada',
         withdrawRefund: 'Reembolso de retirada',

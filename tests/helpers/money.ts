@@ -19,6 +19,7 @@ export interface WalletView {
   available: string;
   pending: string;
   bonus: string;
+  held: string;
 }
 
 /** The player's wallet of `currencyCode`, as userGetWallets shows it. */

@@ -191,3 +191,62 @@ it('splits concurrent credits of one player as if they came one after the other'
   expect(await balances(player.token)).toEqual({ available: '1', pending: '0', bonus: '0', held: '2.2' });
   expect(await depositUsage(player.token)).toEqual({ daily: '1', weekly: '1', monthly: '1' });
 });
+
+/** The player's LTC rows, oldest first, as [actionType, status, amount, beforeBalance, afterBalance]. */
+async function listed(token: string): Promise<string[][]> {
+  const res = await server.call('userGetTransactions', { token, query: { page: 1, limit: 100, currencyCode: 'LTC' } });
+  expect(res.status).toBe(200);
+  const rows = res.body.data.transactions.rows as { actionType: string; status: string; amount: string; beforeBalance: string; afterBalance: string }[];
+  return rows.reverse().map((r) => [r.actionType, r.status, r.amount, r.beforeBalance, r.afterBalance]);
+}
+
+/** Each row starts from the available balance the one before ended with, and the last ends at the wallet's. */
+function expectChained(rows: string[][], available: string): void {
+  let balance = '0';
+  for (const [actionType, status, , before, after] of rows) {
+    expect(before, `${actionType} ${status} starts where the row before ended`).toBe(balance);
+    balance = after!;
+  }
+  expect(balance).toBe(available);
+}
+
+it('lists a release of held money as a row that chains with the rows around it', async () => {
+  const player = await overLimitPlayer();
+  server.clock.advance(DAY + 1);
+  const token = await signIn(player);
+  expect(await balances(token)).toEqual({ available: '2.2', pending: '0', bonus: '0', held: '3.8' });
+  await deposit(player.address, '0.3');
+  const rows = await listed(token);
+  expect(rows).toEqual([
+    ['deposit', 'completed', '1', '0', '1'],
+    ['deposit', 'completed', '5', '1', '1.1'],
+    ['depositRelease', 'completed', '1.1', '1.1', '2.2'],
+    ['deposit', 'completed', '0.3', '2.2', '2.2'],
+  ]);
+  expectChained(rows, (await balances(token)).available);
+});
+
+it('lists a withdrawal drawing on held money as one row of its whole amount that chains with the rows around it, and so its refund', async () => {
+  const player = await overLimitPlayer();
+  const res = await server.call('paymentWithdraw', {
+    token: player.token,
+    body: { currencyCode: 'LTC', amount: '3', address: segwitAddress('ltc', 0, randomBytes(20)) },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const total = formatAmount(parseAmount('3') + parseAmount(res.body.data.fee as string));
+  expect(await listed(player.token)).toEqual([
+    ['deposit', 'completed', '1', '0', '1'],
+    ['deposit', 'completed', '5', '1', '1.1'],
+    ['withdraw', 'pending', total, '1.1', '0'],
+  ]);
+  const settled = await server.call('devWithdrawalsSettle', { body: { spendRequestId: res.body.data.spendRequestId, outcome: 'failed' } });
+  expect(settled.status, JSON.stringify(settled.body)).toBe(200);
+  const rows = await listed(player.token);
+  expect(rows).toEqual([
+    ['deposit', 'completed', '1', '0', '1'],
+    ['deposit', 'completed', '5', '1', '1.1'],
+    ['withdraw', 'failed', total, '1.1', '0'],
+    ['withdrawRefund', 'failed', total, '0', '1.1'],
+  ]);
+  expectChained(rows, (await balances(player.token)).available);
+});

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSignedAmount } from '../../src/money.ts';
+import { formatAmount, parseSignedAmount } from '../../src/money.ts';
 import { segwitAddress } from '../../server/addresses.ts';
 import { playableGame, signedGameWalletCall, registeredPlayer, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
 import { chainTransfer, depositAddress, expectLedgerBalanced, ledgerTransactionCount, signedWebhook, walletOf, type Player } from '../helpers/money.ts';
@@ -10,10 +10,12 @@ import { chainTransfer, depositAddress, expectLedgerBalanced, ledgerTransactionC
  * Money must never be created, lost or counted twice, whatever arrives, in whatever order, however often.
  * fast-check draws random interleavings of everything that moves a player's money — incoming transfers
  * and their confirmations, bets, wins, rollbacks, bonus claims and forfeits, withdrawals and their
- * settlements — each possibly replayed, and drives them through HTTP exactly as the provider, the game
- * and the player would. After every step: no balance is negative, nothing answered 5xx, and a replay
- * moved nothing (same ledger, same wallet). After every run: the ledger balances per currency and every
- * cached balance equals the sum of its entries (verifyLedger).
+ * settlements, deposit limits (deposits over them held apart, withdrawals drawing on the held money) and
+ * days passing (held money released as the limit windows empty) — each possibly replayed, and drives
+ * them through HTTP exactly as the provider, the game and the player would. After every step: no balance
+ * is negative, nothing answered 5xx, and a replay moved nothing (same ledger, same wallet). After every
+ * run: the ledger balances per currency and every cached balance equals the sum of its entries
+ * (verifyLedger), and the player's transaction list chains from 0 to the available balance.
  */
 
 const SECRET = 'money-properties-webhook-secret';
@@ -38,6 +40,7 @@ afterAll(async () => server.close());
 type Step =
   | { kind: 'transfer'; amount: string }
   | { kind: 'confirm'; pick: number; confirmations: number }
+  | { kind: 'deposit'; amount: string }
   | { kind: 'bet'; amount: string }
   | { kind: 'win'; pick: number; amount: string }
   | { kind: 'rollbackBet'; pick: number }
@@ -45,13 +48,18 @@ type Step =
   | { kind: 'claim'; pick: number }
   | { kind: 'forfeit'; pick: number }
   | { kind: 'withdraw'; amount: string }
+  | { kind: 'withdrawHeld' }
   | { kind: 'settle'; pick: number; outcome: 'confirmed' | 'failed' }
-  | { kind: 'replay'; pick: number };
+  | { kind: 'replay'; pick: number }
+  | { kind: 'limit'; daily: string }
+  | { kind: 'day' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   // Under the minimum deposit (never credited), ordinary, and large transfers.
   fc.record({ kind: fc.constant('transfer' as const), amount: fc.constantFrom('0.00004', '0.3', '1.2') }),
   fc.record({ kind: fc.constant('confirm' as const), pick: fc.nat(), confirmations: fc.integer({ min: 1, max: 6 }) }),
+  // A transfer confirmed at once: credited (and, over a deposit limit, held) in this step.
+  { arbitrary: fc.record({ kind: fc.constant('deposit' as const), amount: fc.constantFrom('0.3', '1.2') }), weight: 3 },
   fc.record({ kind: fc.constant('bet' as const), amount: fc.constantFrom('0.005', '0.05', '0.4', '3') }),
   fc.record({ kind: fc.constant('win' as const), pick: fc.nat(), amount: fc.constantFrom('0', '0.02', '0.9') }),
   fc.record({ kind: fc.constant('rollbackBet' as const), pick: fc.nat() }),
@@ -59,9 +67,16 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('claim' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('forfeit' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('withdraw' as const), amount: fc.constantFrom('0.03', '0.25', '2') }),
+  // All the available balance and half the held one: a withdrawal drawing on held money.
+  { arbitrary: fc.record({ kind: fc.constant('withdrawHeld' as const) }), weight: 2 },
   fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(), outcome: fc.constantFrom('confirmed' as const, 'failed' as const) }),
   fc.record({ kind: fc.constant('replay' as const), pick: fc.nat() }),
+  // A daily deposit limit (a lower one applies at once, a higher one after its cooling-off day).
+  fc.record({ kind: fc.constant('limit' as const), daily: fc.constantFrom('0.2', '1') }),
+  { arbitrary: fc.record({ kind: fc.constant('day' as const) }), weight: 2 },
 );
+
+const DAY = 24 * 60 * 60_000;
 
 /** A request already answered once, sent again as its sender would resend it. */
 type Replay = { label: string; send: () => Promise<CallResult> };
@@ -114,6 +129,9 @@ async function perform(run: Run, s: Step): Promise<CallResult | null> {
       }
       return res;
     }
+    case 'deposit':
+      await perform(run, { kind: 'transfer', amount: s.amount });
+      return perform(run, { kind: 'confirm', pick: run.transfers.length - 1, confirmations: 6 });
     case 'bet': {
       const round = { roundId: id('round'), betId: id('bet'), winId: null };
       const body = { sessionId: run.sessionId, roundId: round.roundId, transactionId: round.betId, amount: s.amount };
@@ -152,8 +170,15 @@ async function perform(run: Run, s: Step): Promise<CallResult | null> {
       const headers = { 'idempotency-key': id('forfeit') };
       return once(run, 'forfeit', () => server.call('bonusCancel', { token: run.player.token, body: { userBonusId: target.id }, headers }));
     }
-    case 'withdraw': {
-      const body = { amount: s.amount, address: segwitAddress('ltc', 0, randomBytes(20)), currencyCode: 'LTC' };
+    case 'withdraw':
+    case 'withdrawHeld': {
+      let amount: string;
+      if (s.kind === 'withdraw') amount = s.amount;
+      else {
+        const wallet = await walletOf(server, run.player);
+        amount = formatAmount(parseSignedAmount(wallet.available) + parseSignedAmount(wallet.held) / 2n);
+      }
+      const body = { amount, address: segwitAddress('ltc', 0, randomBytes(20)), currencyCode: 'LTC' };
       const headers = { 'idempotency-key': id('withdraw') };
       const res = await once(run, 'withdraw', () => server.call('paymentWithdraw', { token: run.player.token, body, headers }));
       if (res.status === 200) run.spendRequests.push({ id: res.body.data.spendRequestId as string, settled: false });
@@ -171,6 +196,21 @@ async function perform(run: Run, s: Step): Promise<CallResult | null> {
       const body = { type: 'withdrawal', spendRequestId: request.id, outcome: s.outcome, ...(res.body.data.payout.txId ? { txId: res.body.data.payout.txId } : {}) };
       run.replays.push({ label: `withdrawal webhook ${request.id}`, send: () => signedWebhook(server, SECRET, body) });
       return res;
+    }
+    case 'limit':
+      return server.call('rgUpdateLimit', { token: run.player.token, body: { limitType: 'deposit', daily: s.daily } });
+    case 'day': {
+      // A day later the daily window is empty again: the next read releases held money. The access token
+      // and the game session are a day old, so the player signs in and opens the game again.
+      server.clock.advance(DAY + 1);
+      const { email, password } = run.player.payload;
+      const login = await server.call('userLogin', { body: { email, password } });
+      expect(login.status, JSON.stringify(login.body)).toBe(200);
+      run.player = { ...run.player, token: login.body.data.accessToken as string };
+      const init = await server.call('casinoInitGame', { token: run.player.token, body: { gameId: game.id, currencyCode: 'LTC' } });
+      expect(init.status, JSON.stringify(init.body)).toBe(200);
+      run.sessionId = init.body.data.gameSession.sessionId as string;
+      return login;
     }
     case 'replay': {
       const replay = pickFrom(run.replays, s.pick);
@@ -208,7 +248,7 @@ async function expectListChained(player: Player): Promise<void> {
 describe('random interleavings of every money movement, with replays', () => {
   it('never make a balance negative, never answer 5xx, never move money on a replay, and keep the ledger balanced and the list chained', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 8, maxLength: 30 }), async (steps) => {
+      fc.asyncProperty(fc.constantFrom(null, '0.2', '1'), fc.array(step, { minLength: 8, maxLength: 30 }), async (daily, steps) => {
         const player = await registeredPlayer(server);
         const address = await depositAddress(server, player);
         const init = await server.call('casinoInitGame', { token: player.token, body: { gameId: game.id, currencyCode: 'LTC' } });
@@ -217,14 +257,16 @@ describe('random interleavings of every money movement, with replays', () => {
         // Money on the table from the start, so that bets, bonuses and withdrawals have something to act on.
         await perform(run, { kind: 'transfer', amount: '1.2' });
         await perform(run, { kind: 'confirm', pick: 0, confirmations: 6 });
+        // Most runs under a daily deposit limit that this first deposit already fills: later ones are held.
+        if (daily !== null) expect((await perform(run, { kind: 'limit', daily }))?.status).toBe(200);
         for (const s of steps) {
           const res = await perform(run, s);
           if (res) expect(res.status, `${s.kind}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
-          const wallet = await walletOf(server, player);
-          for (const part of ['available', 'pending', 'bonus'] as const) expect(parseSignedAmount(wallet[part]) >= 0n, `${part} ${wallet[part]}`).toBe(true);
+          const wallet = await walletOf(server, run.player);
+          for (const part of ['available', 'pending', 'bonus', 'held'] as const) expect(parseSignedAmount(wallet[part]) >= 0n, `${part} ${wallet[part]}`).toBe(true);
         }
         await expectLedgerBalanced(server);
-        await expectListChained(player);
+        await expectListChained(run.player);
       }),
       { numRuns: Number(process.env.MONEY_PROPERTY_RUNS ?? 20), endOnFailure: true },
     );
