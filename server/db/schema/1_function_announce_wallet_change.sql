@@ -1,11 +1,9 @@
--- Live updates announced by the server right after a money call commits, instead of by the triggers
--- inside it (migration 0011). A transaction that has called NOTIFY holds one lock for the whole database
--- from just before its commit until the commit is flushed to disk, so every such commit waits for the one
--- before it to reach the disk: with a NOTIFY in each, bets and deposits could not commit together (no group
--- commit), whatever the database's speed. The one-statement money calls below set casino.announce to
--- 'by_server' for their own transaction, the triggers then stay quiet, and the function returns the same
--- payloads, which the server announces once the call has committed (a statement of its own that writes
--- nothing and so waits for no disk). A call that fails or is rolled back announces nothing, as before.
+-- A wallet's change, announced on the live channel (announce_row) unless the transaction announces it
+-- itself. The money calls set casino.announce to 'by_server' for their own transaction and return the
+-- payloads, which the server announces once the call has committed, in a statement of its own that writes
+-- nothing: a transaction that has called NOTIFY holds one lock for the whole database from just before
+-- its commit until the commit is flushed to disk, so a NOTIFY in each money call would make every commit
+-- wait for the one before it (no group commit). A call that fails or is rolled back announces nothing.
 CREATE OR REPLACE FUNCTION announce_wallet_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF current_setting('casino.announce', true) = 'by_server' THEN

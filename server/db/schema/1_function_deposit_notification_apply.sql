@@ -1,3 +1,14 @@
+-- A deposit notification in one statement from the server (server/domain/deposits.ts), for its two
+-- common cases: a new transfer seen with fewer confirmations than required (the deposit recorded, its
+-- amount put in the wallet's pending balance), and a pending transfer now confirmed (credited: pending to
+-- available, and the player told) by a player with no bonus in play, no deposit limit and no held money
+-- (the general path splits such a credit by the limits), while the confirmations required are still
+-- those the server has cached from settings (else GW002: the server reads settings again). The deposit's
+-- row is locked before the wallet's, as the general path takes them. Anything else (a replay, a
+-- confirmation that credits nothing yet, a transfer confirmed at once, below the minimum, a mismatch)
+-- raises SQLSTATE GW001 before it commits: nothing stays, and the server runs the general path. The
+-- ledger rows carry the request hash server/domain/ledger.ts gives the same postings, and are vouched for
+-- in casino.ledger_balanced_by (ledger_transactions_balanced).
 CREATE OR REPLACE FUNCTION deposit_notification_apply(
   p_provider text,
   p_tx_id text,

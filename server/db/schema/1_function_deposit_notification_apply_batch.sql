@@ -1,14 +1,24 @@
--- deposit_notification_apply_batch (migration 0027) found each notification's address, wallet and currency
--- in one subquery that joined the three tables. The wallet had no key of its own there: its id came from the
--- address row through the join, so PostgreSQL was free to plan a merge join that read the wallets' index
--- whole and sorted the address against it. On tables as small as a new casino's it sometimes did (its cost
--- is close to the nested loop's there), and with the function's generic plan kept for the connection, every
--- notification of every batch would then read every wallet of the casino once the table had grown.
--- tests/server/batch-plans.test.ts caught that plan now and then on PostgreSQL.
+-- Deposit notifications of many transfers in one database transaction: deposit_notification_apply_batch
+-- takes the notifications the server gathered while earlier ones were on their way (one per transfer, one
+-- per deposit address, so one per wallet), checks each as deposit_notification_apply checks it, and writes
+-- the deposits, wallets, ledger transactions, their entries and the players' notices of all of them in one
+-- statement each, as game_wallet_play_batch does for bets and wins.
 --
--- Here the address, its wallet and the wallet's currency are each a subquery of their own with LIMIT (which
--- keeps PostgreSQL from merging them into a join), so each is found by its key. Rows missing at any step
--- still leave the notification without an address, as the join did. Nothing else changed.
+-- Nothing is written for a notification before every check has passed. The function locks the deposit rows
+-- the notifications name, then their wallets in the order of their ids: every other writer of a deposit
+-- takes its row before its wallet (deposit_notification_apply and the general path), so what the checks
+-- read stays true until commit. A notification that fails a check answers like deposit_notification_apply's
+-- errors, without writing: 'general' (GW001: the general path takes it: a replay, a transfer confirmed at
+-- once, under the minimum, an unknown address, a bonus or a deposit limit in play) or 'changed' (GW002: the
+-- confirmations required are no longer those the server gave). Anything else (a transfer another process
+-- recorded meanwhile, a wallet holding less pending than the deposit, a missing ledger account) raises, and
+-- the server runs each notification of the batch alone.
+--
+-- Each notification's address, its wallet and the wallet's currency are each a subquery of their own with
+-- LIMIT (which keeps PostgreSQL from merging them into a join), so each is found by its key: with the
+-- generic plan kept for the connection, a merge join chosen on small tables would read every wallet for
+-- every notification once the table had grown (tests/server/batch-plans.test.ts reads the plans). Its
+-- write vouches for the references of its rows (casino.references_checked; reference_missing).
 CREATE OR REPLACE FUNCTION deposit_notification_apply_batch(
   p_provider text,
   p_tx_id text[],

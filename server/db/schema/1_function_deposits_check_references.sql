@@ -1,5 +1,7 @@
 -- Rows are looked up by their keys, each in a subquery of its own, never by scanning the referred table
--- (as in migration 0027).
+-- (reference_missing). A deposit's two ledger transactions keep their deferred foreign keys:
+-- deposit_notification_apply writes the deposit before its ledger transaction, so they can only be checked
+-- at commit.
 CREATE OR REPLACE FUNCTION deposits_check_references() RETURNS trigger
 LANGUAGE plpgsql SET enable_seqscan = off AS $$
 DECLARE

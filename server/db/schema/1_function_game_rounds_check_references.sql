@@ -1,7 +1,7 @@
--- The check, unless the statement's writer vouches for its rows (the batch functions, below).
+-- The check (reference_missing), unless the statement's writer vouches for its rows (the batch functions).
 -- Planned once per connection like any plpgsql statement, and never as a scan of the referred table (a
--- plan made while a table is small would otherwise keep scanning it once it is large; migration 0026):
--- each row is looked up by its key in a subquery of its own, which LIMIT keeps from being merged into a join.
+-- plan made while a table is small would otherwise keep scanning it once it is large): each row is looked
+-- up by its key in a subquery of its own, which LIMIT keeps from being merged into a join.
 CREATE OR REPLACE FUNCTION game_rounds_check_references() RETURNS trigger
 LANGUAGE plpgsql SET enable_seqscan = off AS $$
 DECLARE

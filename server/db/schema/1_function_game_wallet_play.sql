@@ -1,6 +1,23 @@
--- The three calls, as in migrations 0016 and 0018, each naming its ledger transaction first; and the
--- one-statement win takes a win only while the round's wins stay within its stake times the provider's
--- max_win_multiplier (migration 0022), leaving any other to the general path, which refuses it.
+-- A game wallet bet, win or rollback in one statement from the server (server/domain/game-wallet.ts): the
+-- common case, a bet paid from the available balance by a player with no bonus and no bet or loss limit
+-- in play, a win of a round staked from the available balance alone that keeps the round's wins within
+-- its stake times the provider's max_win_multiplier, or the rollback of such a call. In the order every
+-- call of a wallet takes its locks (the wallet row first):
+--   1. the wallet's balance moved by a conditional update (a bet only while available covers it), and
+--      only while the session the server authenticated from its cache still holds: the provider's key
+--      the call was checked with, and for a bet the session not expired (else SQLSTATE GW002: the server
+--      reads the session again and checks the signature afresh);
+--   2. (bet) the player may bet: active, not self-excluded, no bonus of this wallet to wager, no limit
+--      to check (read after the wallet's lock, so it sees what committed before);
+--   3. the round opened or its stake added (bet), its win added (win), refused unless it is this
+--      wallet's and open;
+--   4. the ledger transaction and its two entries in one statement (house against the player's
+--      available), vouched for in casino.ledger_balanced_by (ledger_transactions_balanced);
+--   5. the call recorded on its natural key (round, action, the provider's transaction id).
+-- A replay conflicts in 4 or 5 (ON CONFLICT DO NOTHING finds the first call's row), and every case this
+-- function does not take (a bonus in play, a limit, a balance too low, a closed or foreign round, a
+-- stake with a bonus part, a win past the bound, ...) raises SQLSTATE GW001 before it commits: nothing
+-- stays, and the server runs the general path, which answers replays and refusals.
 CREATE OR REPLACE FUNCTION game_wallet_play(
   p_action text,
   p_wallet_id bigint,

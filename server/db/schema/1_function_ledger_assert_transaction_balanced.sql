@@ -1,3 +1,8 @@
+-- The ledger's database check, once per ledger transaction at commit (ledger_transactions_balanced), in
+-- one query: the transaction has two entries or more, each entry's account is of the entry's currency,
+-- and the entries sum to zero per currency. Entries can only be written in the database transaction that
+-- wrote their ledger transaction (the composite foreign key onto (id, xact)), so the check at its commit
+-- sees all of them, in whatever order they were written.
 CREATE OR REPLACE FUNCTION ledger_assert_transaction_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   entry_count integer := 0;

@@ -1,5 +1,5 @@
--- An entry's ledger transaction was written by the same database transaction (its xact, migration 0015),
--- so the commit-time balance check sees every entry of it.
+-- An entry's ledger transaction was written by the same database transaction (its xact), so the
+-- commit-time balance check sees every entry of it.
 CREATE OR REPLACE FUNCTION ledger_entries_check_references() RETURNS trigger
 LANGUAGE plpgsql SET enable_seqscan = off AS $$
 DECLARE

@@ -1,3 +1,10 @@
+-- A withdrawal's hold in one statement from the server (server/domain/withdrawals.ts), for a request
+-- without an Idempotency-Key: the amount and its fee moved from available to pending by a conditional
+-- update (the wallet's lock, which every withdrawal of the wallet takes first), then, read after that
+-- lock, no other withdrawal of the wallet in flight and no bonus of its currency still to wager, the
+-- ledger transaction and its entries in one statement (vouched for in casino.ledger_balanced_by), and the
+-- withdrawal recorded. Anything else (a balance too low, a withdrawal in flight, a bonus to wager) raises
+-- SQLSTATE GW001: nothing stays, and the server runs the general path, which answers with the refusal.
 CREATE OR REPLACE FUNCTION withdrawal_hold(
   p_provider text,
   p_wallet_id bigint,

@@ -1,3 +1,6 @@
+-- A wallet's balances or selection changed, announced only where the transaction does not announce it
+-- itself: the test of casino.announce is in WHEN, so the money paths queue no after-trigger event for
+-- the wallet rows they move (announce_wallet_change keeps its own test).
 DROP TRIGGER IF EXISTS wallets_announce ON wallets;
 CREATE TRIGGER wallets_announce AFTER UPDATE ON wallets
   FOR EACH ROW
