@@ -57,7 +57,10 @@ async function main(): Promise<void> {
     await db.exclusively(MIGRATE_AND_SEED, async () => {
       let t = performance.now();
       const applied = await migrate(db);
-      console.log(`Migrations: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`} (${ms(t)})`);
+      const numbered = applied.filter((name) => !name.startsWith('schema/'));
+      const schemaFiles = applied.length - numbered.length;
+      const done = [...numbered, ...(schemaFiles > 0 ? [`${schemaFiles} file${schemaFiles === 1 ? '' : 's'} of server/db/schema`] : [])];
+      console.log(`Migrations: ${done.length === 0 ? 'up to date' : `applied ${done.join(', ')}`} (${ms(t)})`);
       t = performance.now();
       await seedReferenceData(db);
       console.log(`Reference data: settings, languages, currencies, pages, banners, countries, payment providers, catalogue (${ms(t)})`);
