@@ -34,7 +34,10 @@ export async function emptyDb(): Promise<{ db: Db; drop: () => Promise<void> }> 
   return { db: await openDb({ kind: 'postgres', url: url.toString(), maxConnections: 2 }), drop: () => admin(`DROP DATABASE IF EXISTS ${name}`) };
 }
 
-/** Applies the migrations before `first` the way migrate() does, so that migrate() applies the rest. */
+/**
+ * Applies the numbered migrations before `first` the way migrate() does, so that migrate() applies the rest
+ * and then the files of server/db/schema/ (today's functions and triggers, over those of the migrations).
+ */
 export async function migrateBefore(target: Db, first: string): Promise<void> {
   await target.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
   const files = readdirSync(migrationsDir)
