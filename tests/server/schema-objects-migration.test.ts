@@ -12,8 +12,9 @@ import { emptyDb, migrateBefore } from '../helpers/migrations.ts';
  * then credited by deposit_notification_apply, a bet and a win by game_wallet_play), upgraded by migrate():
  * the numbered migrations since, then the functions and triggers of server/db/schema/. The ledger check
  * passes, no balance moved, the functions and triggers are those of a database built today, and a bet and
- * a win go through them. A migrate() with nothing new applies nothing; a file whose text changed is
- * applied again, alone. On PGlite, or on the PostgreSQL server of TEST_DATABASE_URL in a database of its own.
+ * a win go through them; each function, view and trigger has its one file there. A migrate() with nothing
+ * new applies nothing; a file whose text changed is applied again, alone. On PGlite, or on the PostgreSQL
+ * server of TEST_DATABASE_URL in a database of its own.
  */
 
 const AT = new Date('2026-01-02T03:04:05.000Z');
@@ -153,6 +154,18 @@ describe('a database of migration 0030 with money in it, upgraded', () => {
     } finally {
       await today.close();
     }
+  });
+
+  it('has one file of server/db/schema for each function, view and trigger, and each file its object', async () => {
+    const objects = (await db.query<{ file: string }>(
+      `SELECT '1_function_' || p.proname || '.sql' AS file FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+         AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+       UNION ALL
+       SELECT '2_view_' || c.relname || '.sql' FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('v', 'm')
+       UNION ALL
+       SELECT '3_trigger_' || t.tgname || '.sql' FROM pg_trigger t WHERE NOT t.tgisinternal`,
+    )).map((row) => row.file);
+    expect(objects.sort()).toEqual(schemaFiles);
   });
 
   it('takes a bet and a win through today\'s functions, the ledger still balanced', async () => {
