@@ -70,14 +70,12 @@ describe('sessions', () => {
   it('answers 401 User_Not_Exists_Error_Type to a live session whose account no longer exists', async () => {
     const { token, user } = await registeredPlayer(server);
     expect((await server.call('userGetUser', { token })).status).toBe(200);
-    // No operation deletes accounts, and foreign keys (and users_kept, migration 0028) keep the session from
-    // outliving its account: drop them (this file's own database, and the owner may) and delete the row, as
-    // an operator might.
+    // No operation deletes accounts, and foreign keys keep the session from outliving its account: drop
+    // them (this file's own database, and the owner may) and delete the row, as an operator might.
     const references = await server.db.query<{ tbl: string; name: string }>(
       `SELECT conrelid::regclass::text AS tbl, conname AS name FROM pg_constraint WHERE contype = 'f' AND confrelid = 'users'::regclass`,
     );
     for (const { tbl, name } of references) await server.db.query(`ALTER TABLE ${tbl} DROP CONSTRAINT "${name}"`);
-    await server.db.query('DROP TRIGGER users_kept ON users');
     await server.db.query('DELETE FROM users WHERE id = $1', [user.id]);
     const result = await server.call('userGetUser', { token });
     expect(result.status).toBe(401);

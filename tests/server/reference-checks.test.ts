@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { constraintOf } from '../../server/db/db.ts';
 import { idempotency } from '../../server/domain/ledger.ts';
 import { playableGame, signedGameWalletCall, startTestServer, type TestServer } from '../helpers/api.ts';
-import { expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
+import { depositAddress, expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
 /**
- * The money path's references (migrations 0027 and 0028): what nine foreign keys held, checked once per
- * statement over the rows it wrote, and not at all for the batch functions' own writes, which check their
- * calls themselves. A row that refers to nothing is refused with the foreign key's name and code, a statement with
- * one such row among good ones writes none of them, and the rows referred to are never taken away.
+ * The money tables' references are the database's foreign keys (migration 0037): a row that names a missing
+ * wallet, game session, round, ledger transaction, deposit address or player is refused with the key's code
+ * (23503) and name, whichever path writes it: a plain statement, the batch functions' writes, a transaction
+ * that sets casino.references_checked (no setting turns a key off). A statement with one such row among good
+ * ones writes none of them, and a row referred to cannot be taken away from under the rows that name it.
  */
 
 let server: TestServer;
 let game: { id: number; providerId: number; secret: string };
 
 beforeAll(async () => {
-  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'reference-checks-test-webhook-secret' });
+  server = await startTestServer({ PAYMENT_WEBHOOK_SECRET: 'reference-checks-test-webhook-secret', RATE_LIMIT: 'false' });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   game = await playableGame(server);
 });
@@ -63,6 +65,17 @@ async function played(): Promise<Played> {
 }
 
 const count = async (sql: string, params: unknown[]) => Number((await server.db.query<{ n: string }>(sql, params))[0]!.n);
+
+/** What a write failed with: its code and the constraint it names ('written' when it was not refused). */
+async function refusal(write: Promise<unknown>): Promise<{ code: unknown; constraint: string } | 'written'> {
+  try {
+    await write;
+    return 'written';
+  } catch (error) {
+    return { code: (error as { code?: unknown }).code, constraint: constraintOf(error) };
+  }
+}
+const refusedBy = (constraint: string) => ({ code: '23503', constraint });
 
 function insertRound(p: Played, rows: { sessionId: string; userId: number; currencyId: number }[]) {
   const values = rows.map((_, k) => `($1, $${4 * k + 2}, $${4 * k + 3}, $${4 * k + 4}, ${p.walletId}, $${4 * k + 5}, ${game.id}, now(), now())`);
@@ -128,30 +141,64 @@ describe('rows that refer to nothing', () => {
 });
 
 describe('the rows referred to', () => {
-  it('are kept, with their keys, and so are the references of rounds and calls', async () => {
+  it('stay while rows name them: a delete or a change of key is refused by the foreign key of the rows that name it', async () => {
     const p = await played();
-    const refusals: [string, unknown[]][] = [
-      ['DELETE FROM game_sessions WHERE id = $1', [p.sessionId]],
-      ['UPDATE game_sessions SET id = $2 WHERE id = $1', [p.sessionId, 'z'.repeat(40)]],
-      ['DELETE FROM wallets WHERE id = $1', [p.walletId]],
-      ['UPDATE wallets SET user_id = (SELECT min(u.id) FROM users u WHERE u.id <> $2) WHERE id = $1', [p.walletId, p.userId]],
-      ['DELETE FROM game_rounds WHERE id = $1', [p.roundPk]],
-      ['UPDATE game_rounds SET id = id + 1000000 WHERE id = $1', [p.roundPk]],
-      ['UPDATE game_rounds SET session_id = $2 WHERE id = $1', [p.roundPk, 'z'.repeat(40)]],
-      ['DELETE FROM game_wallet_actions WHERE id = $1', [p.actionId]],
-      ['UPDATE game_wallet_actions SET ledger_transaction_id = NULL WHERE id = $1', [p.actionId]],
+    const refusals: [string, unknown[], string][] = [
+      ['DELETE FROM game_sessions WHERE id = $1', [p.sessionId], 'game_rounds_session_id_fkey'],
+      ['UPDATE game_sessions SET id = $2 WHERE id = $1', [p.sessionId, 'z'.repeat(40)], 'game_rounds_session_id_fkey'],
+      ['DELETE FROM game_rounds WHERE id = $1', [p.roundPk], 'game_wallet_actions_round_pk_fkey'],
+      ['UPDATE game_rounds SET session_id = $2 WHERE id = $1', [p.roundPk, 'z'.repeat(40)], 'game_rounds_session_id_fkey'],
+      ['UPDATE game_rounds SET currency_id = $2 WHERE id = $1', [p.roundPk, p.otherCurrencyId], 'game_rounds_wallet_id_user_id_currency_id_fkey'],
+      ['UPDATE game_wallet_actions SET ledger_transaction_id = $2 WHERE id = $1', [p.actionId, 2 ** 40], 'game_wallet_actions_ledger_transaction_id_fkey'],
+      ['UPDATE game_wallet_actions SET round_pk = $2 WHERE id = $1', [p.actionId, 2 ** 40], 'game_wallet_actions_round_pk_fkey'],
     ];
-    for (const [sql, params] of refusals) {
-      await expect(server.db.query(sql, params), sql).rejects.toMatchObject({ code: '23503' });
+    for (const [sql, params, constraint] of refusals) {
+      expect(await refusal(server.db.query(sql, params)), sql).toEqual(refusedBy(constraint));
     }
-    // A statement that names a key column is refused, whatever it would change; other columns change as before.
-    await expect(server.db.query('UPDATE wallets SET user_id = user_id WHERE id = $1', [p.walletId])).rejects.toThrow(
-      /wallets does not change id, user_id, currency_id of its rows/,
-    );
+    // Other columns change as before.
     await server.db.query('UPDATE game_sessions SET expires_at = expires_at WHERE id = $1', [p.sessionId]);
     await server.db.query('UPDATE game_rounds SET updated_at = updated_at WHERE id = $1', [p.roundPk]);
     expect(await count('SELECT count(*) AS n FROM game_wallet_actions WHERE round_pk = $1 AND ledger_transaction_id = $2', [p.roundPk, p.ledgerId])).toBe(1);
     await expectLedgerBalanced(server);
+  });
+});
+
+describe('no session setting', () => {
+  it('turns a foreign key off: with casino.references_checked on, a row that refers to nothing is still refused', async () => {
+    const p = await played();
+    const good = { sessionId: p.sessionId, userId: p.userId, currencyId: p.currencyId };
+    const withSetting = (write: (tx: Pick<TestServer['db'], 'query'>) => Promise<unknown>) =>
+      refusal(
+        server.db.transaction(async (tx) => {
+          await tx.query("SELECT set_config('casino.references_checked', 'on', true)");
+          await write(tx);
+        }),
+      );
+    expect(
+      await withSetting((tx) =>
+        tx.query(
+          `INSERT INTO game_rounds (provider_id, round_id, session_id, user_id, wallet_id, currency_id, game_id, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now())`,
+          [game.providerId, `ref-setting-${randomUUID()}`, 'x'.repeat(40), good.userId, p.walletId, good.currencyId, game.id],
+        ),
+      ),
+    ).toEqual(refusedBy('game_rounds_session_id_fkey'));
+    expect(
+      await withSetting((tx) =>
+        tx.query(
+          `INSERT INTO ledger_transactions (public_id, kind, request_hash, user_id, wallet_id, currency_id, type, action_type, status, amount,
+             before_balance, after_balance, created_at)
+           VALUES ($1, 'adjustment', 'hash', $2, $3, $4, 'deposit', 'deposit', 'completed', 1, 0, 1, now())`,
+          [randomUUID(), p.userId, p.walletId, p.otherCurrencyId],
+        ),
+      ),
+    ).toEqual(refusedBy('ledger_transactions_wallet_id_user_id_currency_id_fkey'));
+    expect(
+      await withSetting((tx) =>
+        tx.query(`INSERT INTO user_notifications (user_id, title, message) VALUES ($1, 'Reference check', 'A notice')`, [2 ** 40]),
+      ),
+    ).toEqual(refusedBy('user_notifications_user_id_fkey'));
+    expect(await count('SELECT count(*) AS n FROM game_rounds WHERE session_id = $1', [p.sessionId])).toBe(1);
   });
 });
 
@@ -189,7 +236,34 @@ describe('game_wallet_play_batch', () => {
     expect(await count('SELECT count(*) AS n FROM game_rounds WHERE session_id = $1', [p.sessionId])).toBe(1);
   });
 
-  it('vouches for its own write alone: a later statement of its transaction is checked', async () => {
+  it('has its write checked by the foreign keys: a session gone between its checks and its write fails the batch, writing nothing', async () => {
+    const p = await played();
+    const roundId = `ref-batch-${randomUUID()}`;
+    // The session taken away as the batch writes its round, as a concurrent delete committed meanwhile would.
+    await server.db.query(`CREATE FUNCTION reference_test_session_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN DELETE FROM game_sessions WHERE id = NEW.session_id; RETURN NEW; END $$`);
+    await server.db.query(`CREATE TRIGGER reference_test_session_gone BEFORE INSERT ON game_rounds
+      FOR EACH ROW EXECUTE FUNCTION reference_test_session_gone()`);
+    const fresh = await server.call('casinoInitGame', { token: (await fundedPlayer(server, '1')).token, body: { gameId: game.id, currencyCode: 'LTC' } });
+    const sessionId = fresh.body.data.gameSession.sessionId as string;
+    const [wallet] = await server.db.query<{ walletId: number; userId: number; currencyId: number }>(
+      `SELECT w.id AS "walletId", w.user_id AS "userId", w.currency_id AS "currencyId" FROM game_sessions s
+       JOIN currencies c ON c.code = s.currency_code JOIN wallets w ON w.user_id = s.user_id AND w.currency_id = c.id WHERE s.id = $1`,
+      [sessionId],
+    );
+    try {
+      const outcome = await refusal(server.db.query(SQL, batch({ ...p, ...wallet!, sessionId }, wallet!.currencyId, roundId)));
+      expect(outcome).toEqual(refusedBy('game_rounds_session_id_fkey'));
+    } finally {
+      await server.db.query('DROP TRIGGER reference_test_session_gone ON game_rounds');
+      await server.db.query('DROP FUNCTION reference_test_session_gone()');
+    }
+    expect(await count('SELECT count(*) AS n FROM game_rounds WHERE round_id = $1', [roundId])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM game_sessions WHERE id = $1', [sessionId])).toBe(1);
+    await expectLedgerBalanced(server);
+  });
+
+  it('is checked like any statement, and so is a later statement of its transaction', async () => {
     const p = await played();
     const roundId = `ref-batch-${randomUUID()}`;
     const outcome = await server.db
@@ -216,9 +290,8 @@ describe('game_wallet_play_batch', () => {
 });
 
 /**
- * A deposit's references (migration 0028): its address, and its wallet with that wallet's player and
- * currency; a notification's player. deposit_notification_apply_batch vouches for its own write, as the game
- * wallet's batch does; every other statement is checked.
+ * A deposit's references: its address, and its wallet with that wallet's player and currency; a
+ * notification's player. deposit_notification_apply_batch's write is checked by the same foreign keys.
  */
 describe('deposits and notifications', () => {
   interface Credited {
@@ -279,23 +352,49 @@ describe('deposits and notifications', () => {
 
   it('keep the rows they refer to, and their references', async () => {
     const p = await credited();
-    const refusals: [string, unknown[]][] = [
-      ['DELETE FROM deposit_addresses WHERE id = $1', [p.addressId]],
-      ['UPDATE deposit_addresses SET id = id + 1000000 WHERE id = $1', [p.addressId]],
-      ['DELETE FROM users WHERE id = $1', [p.userId]],
-      ['UPDATE users SET id = id WHERE id = $1', [p.userId]],
-      ['UPDATE deposits SET wallet_id = wallet_id WHERE id = $1', [p.depositId]],
-      ['UPDATE deposits SET deposit_address_id = deposit_address_id WHERE id = $1', [p.depositId]],
-      ['UPDATE user_notifications SET user_id = user_id WHERE user_id = $1', [p.userId]],
+    const refusals: [string, unknown[], string][] = [
+      ['DELETE FROM deposit_addresses WHERE id = $1', [p.addressId], 'deposits_deposit_address_id_fkey'],
+      ['UPDATE deposit_addresses SET id = id + 1000000 WHERE id = $1', [p.addressId], 'deposits_deposit_address_id_fkey'],
+      ['UPDATE deposits SET currency_id = $2 WHERE id = $1', [p.depositId, p.otherCurrencyId], 'deposits_wallet_user_currency'],
+      ['UPDATE deposits SET deposit_address_id = $2 WHERE id = $1', [p.depositId, 2 ** 40], 'deposits_deposit_address_id_fkey'],
+      ['UPDATE user_notifications SET user_id = $2 WHERE user_id = $1', [p.userId, 2 ** 40], 'user_notifications_user_id_fkey'],
     ];
-    for (const [sql, params] of refusals) {
-      await expect(server.db.query(sql, params), sql).rejects.toMatchObject({ code: '23503' });
+    for (const [sql, params, constraint] of refusals) {
+      expect(await refusal(server.db.query(sql, params)), sql).toEqual(refusedBy(constraint));
     }
-    await expect(server.db.query('UPDATE users SET id = id WHERE id = $1', [p.userId])).rejects.toThrow(/users does not change id of its rows/);
+    // A player is kept by every row that names them.
+    expect(await refusal(server.db.query('DELETE FROM users WHERE id = $1', [p.userId]))).toMatchObject({ code: '23503' });
     // Other columns change as before.
     await server.db.query('UPDATE deposits SET updated_at = updated_at WHERE id = $1', [p.depositId]);
     await server.db.query('UPDATE users SET updated_at = updated_at WHERE id = $1', [p.userId]);
     expect(await count('SELECT count(*) AS n FROM deposits WHERE id = $1 AND deposit_address_id = $2', [p.depositId, p.addressId])).toBe(1);
+    await expectLedgerBalanced(server);
+  });
+
+  it('are checked in deposit_notification_apply_batch’s write: an address gone before it fails the batch, writing nothing', async () => {
+    const player = await fundedPlayer(server, '1');
+    const address = await depositAddress(server, player);
+    const txId = `ref-transfer-${randomUUID()}`;
+    // The address taken away as the batch writes its deposit, as a concurrent delete committed meanwhile would.
+    await server.db.query(`CREATE FUNCTION reference_test_address_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN DELETE FROM deposit_addresses WHERE id = NEW.deposit_address_id; RETURN NEW; END $$`);
+    await server.db.query(`CREATE TRIGGER reference_test_address_gone BEFORE INSERT ON deposits
+      FOR EACH ROW EXECUTE FUNCTION reference_test_address_gone()`);
+    try {
+      const key = idempotency.deposit('simulator', txId);
+      const outcome = await refusal(
+        server.db.query('SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)', [
+          'simulator', [txId], [address], ['LTC'], ['0.5'], [0], [6], [randomUUID()], key.scope, [key.key], ['Deposit credited'],
+          ['Your deposit was credited.'], server.clock.now(),
+        ]),
+      );
+      expect(outcome).toEqual(refusedBy('deposits_deposit_address_id_fkey'));
+    } finally {
+      await server.db.query('DROP TRIGGER reference_test_address_gone ON deposits');
+      await server.db.query('DROP FUNCTION reference_test_address_gone()');
+    }
+    expect(await count('SELECT count(*) AS n FROM deposits WHERE provider_tx_id = $1', [txId])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM deposit_addresses WHERE address = $1', [address])).toBe(1);
     await expectLedgerBalanced(server);
   });
 });

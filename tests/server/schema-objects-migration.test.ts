@@ -11,10 +11,11 @@ import { emptyDb, migrateBefore } from '../helpers/migrations.ts';
  * A database of migration 0030 with money in it, moved by the SQL functions of that time (a deposit seen
  * then credited by deposit_notification_apply, a bet and a win by game_wallet_play), upgraded by migrate():
  * the numbered migrations since, then the functions and triggers of server/db/schema/. The ledger check
- * passes, no balance moved, the functions and triggers are those of a database built today, and a bet and
- * a win go through them; each function, view and trigger has its one file there. A migrate() with nothing
- * new applies nothing; a file whose text changed is applied again, alone. On PGlite, or on the PostgreSQL
- * server of TEST_DATABASE_URL in a database of its own.
+ * passes, no balance moved, the functions, triggers and foreign keys (those migration 0037 adds validated
+ * over the rows of before) are those of a database built today, and a bet and a win go through them; each
+ * function, view and trigger has its one file there. A migrate() with nothing new applies nothing; a file
+ * whose text changed is applied again, alone. On PGlite, or on the PostgreSQL server of TEST_DATABASE_URL in
+ * a database of its own.
  */
 
 const AT = new Date('2026-01-02T03:04:05.000Z');
@@ -136,6 +137,7 @@ describe('a database of migration 0030 with money in it, upgraded', () => {
     const numbered = applied.filter((name) => !name.startsWith('schema/'));
     expect(numbered[0]).toBe('0031_one_open_mines_round.sql');
     expect(numbered).toContain('0036_schema_objects.sql');
+    expect(numbered).toContain('0037_money_foreign_keys.sql');
     expect(applied.slice(numbered.length)).toEqual(schemaFiles.map((file) => `schema/${file}`));
   });
 
@@ -154,6 +156,37 @@ describe('a database of migration 0030 with money in it, upgraded', () => {
     } finally {
       await today.close();
     }
+  });
+
+  it('has the foreign keys of a database built today, the money tables\' ones (migration 0037) validated over the rows of before', async () => {
+    const keys = (on: Queryable) =>
+      on.query<{ name: string; def: string; validated: boolean }>(
+        `SELECT conrelid::regclass::text || '.' || conname AS name, pg_get_constraintdef(oid) AS def, convalidated AS validated
+         FROM pg_constraint WHERE contype = 'f' AND connamespace = 'public'::regnamespace ORDER BY 1`,
+      );
+    const today = await createTestDb();
+    try {
+      expect(await keys(db)).toEqual(await keys(today));
+    } finally {
+      await today.close();
+    }
+    const upgraded = new Map((await keys(db)).map((key) => [key.name, key]));
+    for (const name of [
+      'game_rounds.game_rounds_session_id_fkey',
+      'game_rounds.game_rounds_wallet_id_user_id_currency_id_fkey',
+      'ledger_transactions.ledger_transactions_wallet_id_user_id_currency_id_fkey',
+      'ledger_entries.ledger_entries_transaction_xact',
+      'game_wallet_actions.game_wallet_actions_round_pk_fkey',
+      'game_wallet_actions.game_wallet_actions_ledger_transaction_id_fkey',
+      'deposits.deposits_deposit_address_id_fkey',
+      'deposits.deposits_wallet_user_currency',
+      'user_notifications.user_notifications_user_id_fkey',
+    ]) {
+      expect(upgraded.get(name)?.validated, name).toBe(true);
+      expect(upgraded.get(name)?.def, name).not.toMatch(/DEFERRABLE/);
+    }
+    expect(upgraded.get('deposits.deposits_pending_transaction_id_fkey')?.def).toMatch(/DEFERRABLE INITIALLY DEFERRED/);
+    expect(upgraded.get('deposits.deposits_settled_transaction_id_fkey')?.def).toMatch(/DEFERRABLE INITIALLY DEFERRED/);
   });
 
   it('has one file of server/db/schema for each function, view and trigger, and each file its object', async () => {

@@ -17,8 +17,8 @@
 -- Each notification's address, its wallet and the wallet's currency are each a subquery of their own with
 -- LIMIT (which keeps PostgreSQL from merging them into a join), so each is found by its key: with the
 -- generic plan kept for the connection, a merge join chosen on small tables would read every wallet for
--- every notification once the table had grown (tests/server/batch-plans.test.ts reads the plans). Its
--- write vouches for the references of its rows (casino.references_checked; reference_missing).
+-- every notification once the table had grown (tests/server/batch-plans.test.ts reads the plans). The
+-- database's foreign keys check the references of every row it writes, as they check every other writer's.
 CREATE OR REPLACE FUNCTION deposit_notification_apply_batch(
   p_provider text,
   p_tx_id text[],
@@ -143,10 +143,7 @@ BEGIN
       array_agg(CASE WHEN x.status = 'pending' THEN nextval('deposits_id_seq') ELSE x.deposit END ORDER BY x.n)
     INTO v_ledger, v_notice, v_deposit
     FROM unnest(v_status, v_deposit) WITH ORDINALITY AS x(status, deposit, n);
-    -- The write below vouches for the references of its ledger rows (the wallet, player and currency of each
-    -- transaction are those of the wallet row read above, and the entries are written with their
-    -- transactions); for that statement alone.
-    PERFORM set_config('casino.announce', 'by_server', true), set_config('casino.references_checked', 'on', true),
+    PERFORM set_config('casino.announce', 'by_server', true),
       set_config('casino.ledger_balanced_by', array_to_string(ARRAY(
         SELECT x.public_id::text FROM unnest(p_ledger_public_id, v_status) AS x(public_id, status) WHERE x.status IN ('pending', 'credited')), ','), true);
 
@@ -209,8 +206,6 @@ BEGIN
     SELECT ARRAY[(SELECT count(*) FROM seen), (SELECT count(*) FROM credited), (SELECT count(*) FROM moved), (SELECT count(*) FROM t),
       (SELECT count(*) FROM e), (SELECT count(*) FROM notices)]::integer[]
     INTO v_counts;
-
-    PERFORM set_config('casino.references_checked', '', true);
 
     IF v_counts <> ARRAY[v_seen, v_credited, v_seen + v_credited, v_seen + v_credited, 2 * (v_seen + v_credited), v_credited] THEN
       RAISE EXCEPTION 'the batch wrote % (deposits seen, credited, wallets, ledger transactions, entries, notices) for % seen and % credited',

@@ -16,8 +16,8 @@
 -- Every look-up is a subquery of its own, run call by call with its whole key, and no plan of the function
 -- scans a table (enable_seqscan off for its statements alone): the plans are made once per connection,
 -- and a hash join chosen while the tables were small would read every round ever played once they had
--- grown (tests/server/batch-plans.test.ts reads the plans). Its write vouches for the references of its
--- rows (casino.references_checked, set just before it and cleared just after; reference_missing).
+-- grown (tests/server/batch-plans.test.ts reads the plans). The database's foreign keys check the
+-- references of every row it writes, as they check every other writer's.
 CREATE OR REPLACE FUNCTION game_wallet_play_batch(
   p_action text[],
   p_wallet_id bigint[],
@@ -134,9 +134,7 @@ BEGIN
   ) c;
 
   IF v_done > 0 THEN
-    -- The write below vouches for the references of the rows it writes (the checks above passed for each,
-    -- and the rows that refer to one another are written together); for that statement alone.
-    PERFORM set_config('casino.announce', 'by_server', true), set_config('casino.references_checked', 'on', true),
+    PERFORM set_config('casino.announce', 'by_server', true),
       set_config('casino.ledger_balanced_by', array_to_string(ARRAY(
         SELECT x.public_id::text FROM unnest(p_ledger_public_id, p_amount, v_status) AS x(public_id, amount, status)
         WHERE x.status = 'done' AND x.amount <> 0), ','), true);
@@ -198,8 +196,6 @@ BEGIN
       (SELECT array_agg(calls.id ORDER BY b.n) FROM b LEFT JOIN calls ON calls.round_pk = (SELECT r.id FROM rounds r WHERE r.wallet_id = b.wallet_id)),
       (SELECT array_agg(calls.ledger_transaction_id ORDER BY b.n) FROM b LEFT JOIN calls ON calls.round_pk = (SELECT r.id FROM rounds r WHERE r.wallet_id = b.wallet_id))
     INTO v_counts, v_action_ids, v_ledger_ids;
-
-    PERFORM set_config('casino.references_checked', '', true);
 
     IF v_counts <> ARRAY[v_moving, v_done, v_moving, 2 * v_moving, v_done] OR array_position(v_action_ids, NULL) IS NOT NULL THEN
       RAISE EXCEPTION 'the batch wrote % (wallets, rounds, ledger transactions, entries, calls) for % calls, % of them moving money',

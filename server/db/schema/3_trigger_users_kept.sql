@@ -1,3 +1,0 @@
-DROP TRIGGER IF EXISTS users_kept ON users;
-CREATE TRIGGER users_kept BEFORE DELETE OR UPDATE OF id ON users
-  FOR EACH STATEMENT EXECUTE FUNCTION references_kept('id');
