@@ -106,7 +106,7 @@ const POSTGRESQL_FILES = [
   'player-requests-migration', // migration 0014 over old Idempotency-Key records: sha256() in SQL, dropped columns
   'profile', // wallet selections and image uploads at once
   'provider-amounts', // providers' amounts capped per call, ledger totals past one NUMERIC(30,8) column
-  'reference-checks', // the money path's references checked per statement: refusals by name, rows kept, a batch's own write
+  'reference-checks', // the money tables' foreign keys: refusals by name on every path, the batches' writes, no setting skipping them
   'referrals', // which friends qualify, and two referral claims at once paying once
   'reconcile', // withdrawals settled with the provider: runs at once claiming rows with SKIP LOCKED, the command beside the server
   'responsible-gambling', // limits summed over money rows in time windows, self-exclusion
