@@ -252,7 +252,7 @@ async function noticeOne(db: Queryable, provider: string, p: NoticeParams): Prom
     if (!row) throw new Error('deposit_notification_apply returned no row');
     return row;
   } catch (error) {
-    if (sqlState(error) === GENERAL_PATH) return 'general';
+    if (sqlState(error) === GENERAL_PATH || sqlState(error) === 'LG002') return 'general';
     if (sqlState(error) === SETTINGS_CHANGED) return 'settingsChanged';
     throw error;
   }

@@ -15,7 +15,6 @@ import {
   currencyStep,
   idempotency,
   InsufficientBalanceError,
-  postingRequestHash,
   postTransaction,
   roundToCurrency,
   systemAccount,
@@ -414,19 +413,6 @@ async function playInOneStatement(
   const reference = rollback ? (call.referenceTransactionId ?? call.transactionId) : null;
   const now = ctx.now();
   const key = idempotency.game(`${call.roundId}:${call.transactionId}`, action, session.providerSlug);
-  const house = systemAccount(session.currencyId, 'house');
-  const player = walletAccount(session.walletId, 'available');
-  const ledgerHash =
-    amount === 0n || rollback
-      ? ''
-      : postingRequestHash({
-          kind: `game.${action}`,
-          at: now,
-          legs: action === 'bet' ? transfer(player, house, amount) : transfer(house, player, amount),
-          idempotency: key,
-          visible: { walletId: session.walletId, type: 'casino', actionType: action, status: 'completed', amount, gameIdentifier: session.gameIdentifier },
-          relatedTransactionId: null,
-        });
   const publicId = randomUUID();
   const params: PlayParams = {
     action,
@@ -445,7 +431,6 @@ async function playInOneStatement(
     publicId,
     ledgerScope: key.scope,
     ledgerKey: key.key,
-    ledgerHash,
     at: now,
     walletSecret: session.walletSecret,
     reference,
@@ -492,7 +477,6 @@ interface PlayParams {
   publicId: string;
   ledgerScope: string;
   ledgerKey: string;
-  ledgerHash: string;
   at: Date;
   walletSecret: string;
   reference: string | null;
@@ -514,15 +498,15 @@ async function playOne(db: Queryable, p: PlayParams): Promise<Played> {
   try {
     const row = await maybeOne<PlayRow>(
       db,
-      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
+      'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
       [p.action, p.walletId, p.userId, p.currencyId, p.limitsApply, p.providerId, p.sessionId, p.gameId, p.gameIdentifier, p.roundId,
-        p.transactionId, p.amount, p.requestHash, p.publicId, p.ledgerScope, p.ledgerKey, p.ledgerHash, p.at, p.walletSecret, p.reference],
+        p.transactionId, p.amount, p.requestHash, p.publicId, p.ledgerScope, p.ledgerKey, p.at, p.walletSecret, p.reference],
       { prepared: 'game_wallet_play' },
     );
     if (!row) throw new Error('game_wallet_play returned no row');
     return row;
   } catch (error) {
-    if (sqlState(error) === GENERAL_PATH) return 'general';
+    if (sqlState(error) === GENERAL_PATH || sqlState(error) === 'LG002') return 'general';
     if (sqlState(error) === SESSION_CHANGED) return 'sessionChanged';
     throw error;
   }
@@ -544,13 +528,13 @@ async function playBatch(db: Queryable, calls: readonly PlayParams[]): Promise<P
   const column = <K extends keyof PlayParams>(name: K) => calls.map((call) => call[name]);
   const rows = await db.query<PlayRow & { out_n: number; out_status: 'done' | 'general' | 'changed' }>(
     announcedAtCommit(
-      'game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
+      'game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)',
       ['out_n', 'out_status', 'out_action_id', 'out_ledger_id', 'out_available', 'out_bonus', 'out_amount'],
-      '$20',
+      '$19',
     ),
     [column('action'), column('walletId'), column('userId'), column('currencyId'), column('limitsApply'), column('providerId'),
       column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
-      column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('ledgerHash'), column('walletSecret'),
+      column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('walletSecret'),
       // The latest of the calls' times: a session's expiry is judged no earlier than any call's own time.
       latestCallTime(calls), LIVE_CHANNEL],
     { prepared: 'game_wallet_play_batch' },

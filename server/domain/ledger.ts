@@ -1,23 +1,22 @@
-import { createHash, randomUUID } from 'node:crypto';
 import type { components } from '../../src/api/schema.d.ts';
 import {
   divRound,
   formatAmount,
   formatFixed,
-  MAX_STORABLE_UNITS,
   MONEY_DECIMALS,
   mulPercent,
   parseAmount,
   parseSignedAmount,
   type Rounding,
 } from '../../src/money.ts';
-import { maybeOne, one, type Queryable } from '../db/db.ts';
+import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 
 /**
- * The double-entry ledger (migration 0006_ledger.sql). Every balance change is one call to
- * {@link postTransaction}, inside the caller's database transaction: it writes one ledger transaction whose
- * entries sum to zero per currency, and moves the cached wallet balances in the same database
- * transaction with conditional updates that never take a balance below zero. The database refuses an
+ * The double-entry ledger (migration 0006_ledger.sql). Every balance change is one call of the database
+ * function ledger_post (server/db/schema/1_function_ledger_post.sql), from the money operations written in
+ * SQL and from {@link postTransaction} here alike: it writes one ledger transaction whose entries sum to
+ * zero per currency, and moves the cached wallet balances in the same database transaction with
+ * conditional updates that never take a balance below zero. The database refuses an
  * unbalanced transaction at commit and any update or delete of the ledger; a correction is a new
  * transaction (see `relatedTransactionId`).
  *
@@ -63,10 +62,6 @@ export function systemAccount(currencyId: number, kind: SystemAccountKind): Syst
 
 function isWalletAccount(ref: AccountRef): ref is WalletAccountRef {
   return 'walletId' in ref;
-}
-
-function accountKey(ref: AccountRef): string {
-  return isWalletAccount(ref) ? `wallet:${ref.walletId}:${ref.kind}` : `system:${ref.currencyId}:${ref.kind}`;
 }
 
 /** One side of a posting: `amount` is added to the account (negative takes money out). */
@@ -280,97 +275,6 @@ export interface PostingResult {
   replayed: boolean;
 }
 
-const KIND_PATTERN = /^[a-z][a-z0-9_.]{0,49}$/;
-
-interface NetLeg {
-  key: string;
-  account: AccountRef;
-  amount: bigint;
-}
-
-function checkId(value: number, what: string): void {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new LedgerInputError('BAD_ACCOUNT', `${what} must be a positive integer, got ${value}`);
-}
-
-function checkUnits(value: unknown, what: string, allowZero: boolean): asserts value is bigint {
-  if (typeof value !== 'bigint') throw new LedgerInputError('BAD_AMOUNT', `${what} must be a bigint of units, got ${typeof value}`);
-  if (value > MAX_STORABLE_UNITS || value < -MAX_STORABLE_UNITS) throw new LedgerInputError('BAD_AMOUNT', `${what} does not fit NUMERIC(30,8)`);
-  if (!allowZero && value === 0n) throw new LedgerInputError('BAD_AMOUNT', `${what} is zero`);
-}
-
-/** Checks what can be checked without the database and nets the legs per account (zero nets dropped). */
-function prepare(posting: Posting): NetLeg[] {
-  if (!KIND_PATTERN.test(posting.kind)) throw new LedgerInputError('BAD_KIND', `kind ${JSON.stringify(posting.kind)}`);
-  if (!(posting.at instanceof Date) || Number.isNaN(posting.at.getTime())) throw new LedgerInputError('BAD_DATE', 'at must be a valid Date');
-  const key = posting.idempotency;
-  if (key && (key.scope.length < 1 || key.scope.length > 200 || key.key.length < 1 || key.key.length > 200)) {
-    throw new LedgerInputError('BAD_IDEMPOTENCY_KEY', 'idempotency scope and key are 1 to 200 characters');
-  }
-  const nets = new Map<string, NetLeg>();
-  for (const leg of posting.legs) {
-    checkUnits(leg.amount, 'a leg amount', false);
-    const ref = leg.account;
-    if (isWalletAccount(ref)) {
-      checkId(ref.walletId, 'walletId');
-      if (!(WALLET_ACCOUNT_KINDS as readonly string[]).includes(ref.kind)) throw new LedgerInputError('BAD_ACCOUNT', `wallet account kind ${ref.kind}`);
-    } else {
-      checkId(ref.currencyId, 'currencyId');
-      if (!(SYSTEM_ACCOUNT_KINDS as readonly string[]).includes(ref.kind)) throw new LedgerInputError('BAD_ACCOUNT', `system account kind ${ref.kind}`);
-    }
-    const k = accountKey(ref);
-    const net = nets.get(k);
-    if (net) net.amount += leg.amount;
-    else nets.set(k, { key: k, account: ref, amount: leg.amount });
-  }
-  const legs = [...nets.values()].filter((leg) => leg.amount !== 0n).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  if (legs.length < 2) throw new LedgerInputError('TOO_FEW_LEGS', 'a balance change moves money between at least two accounts');
-  const visible = posting.visible;
-  if (visible) {
-    checkId(visible.walletId, 'visible.walletId');
-    checkUnits(visible.amount, 'visible.amount', true);
-    if (visible.amount < 0n) throw new LedgerInputError('BAD_AMOUNT', 'visible.amount is unsigned');
-    const game = visible.gameIdentifier ?? null;
-    if ((visible.type === 'casino') !== (game !== null) || (game !== null && (game.length < 1 || game.length > 100))) {
-      throw new LedgerInputError('GAME_IDENTIFIER', 'casino transactions carry a game identifier (1 to 100 characters), others none');
-    }
-    if (!legs.some((leg) => isWalletAccount(leg.account) && leg.account.walletId === visible.walletId)) {
-      throw new LedgerInputError('VISIBLE_WALLET_UNTOUCHED', `no leg touches wallet ${visible.walletId}`);
-    }
-  }
-  if (posting.relatedTransactionId != null) checkId(posting.relatedTransactionId, 'relatedTransactionId');
-  return legs;
-}
-
-/** SHA-256 of everything that makes a posting what it is (not its time): tells a replay from a reuse. */
-function requestHash(posting: Posting, legs: readonly NetLeg[]): string {
-  const v = posting.visible;
-  const canonical = JSON.stringify({
-    kind: posting.kind,
-    legs: legs.map((leg) => [leg.key, leg.amount.toString()]),
-    visible: v ? [v.walletId, v.type, v.actionType, v.status, v.amount.toString(), v.gameIdentifier ?? null] : null,
-    related: posting.relatedTransactionId ?? null,
-  });
-  return createHash('sha256').update(canonical).digest('hex');
-}
-
-/**
- * The request hash {@link postTransaction} stores with a posting (what tells a replay from a reuse of its
- * key), for a path that writes the same posting in SQL of its own (the game wallet's game_wallet_play).
- */
-export function postingRequestHash(posting: Posting): string {
-  return requestHash(posting, prepare(posting));
-}
-
-interface AccountRow {
-  id: number;
-  kind: WalletAccountKind | SystemAccountKind;
-  wallet_id: number | null;
-  currency_id: number;
-  code: string;
-  decimals: number;
-  user_id: number | null;
-}
-
 interface TransactionRow {
   id: number;
   public_id: string;
@@ -479,10 +383,22 @@ type WalletBalances = Record<WalletAccountKind, bigint>;
 
 const SAVEPOINT = 'ledger_posting';
 
+/** What ledger_post raises (server/db/schema/1_function_ledger_post.sql): a balance too low, a key reused, a posting that cannot be right. */
+const INSUFFICIENT = 'LG001';
+const KEY_REUSED = 'LG002';
+const BAD_POSTING = 'LG003';
+
+function units(value: unknown, what: string): bigint {
+  if (typeof value !== 'bigint') throw new LedgerInputError('BAD_AMOUNT', `${what} must be a bigint of units, got ${typeof value}`);
+  return value;
+}
+
 /**
  * Posts one balanced transaction, inside the caller's database transaction: `tx` is the handle
- * `db.transaction(...)` passes to its callback, never the Db. All or nothing: on any error nothing of it
- * stays in `tx`, which the caller may go on using.
+ * `db.transaction(...)` passes to its callback, never the Db. The ledger's one writer is the database
+ * function ledger_post (server/db/schema/1_function_ledger_post.sql), which the money operations written
+ * in SQL call too: this is its call from TypeScript. All or nothing: on any error nothing of it stays in
+ * `tx`, which the caller may go on using.
  *
  * - Replay: when `posting.idempotency` was used by the same posting, returns that first transaction with
  *   `replayed: true` and moves nothing; used by a different posting, throws {@link IdempotencyConflictError}.
@@ -496,23 +412,36 @@ const SAVEPOINT = 'ledger_posting';
 export async function postTransaction(tx: Queryable, posting: Posting): Promise<PostingResult> {
   // A Db (a pool on PostgreSQL) would spread the statements over connections and lose the locks.
   if ('transaction' in tx) throw new Error('postTransaction runs inside db.transaction(): pass the transaction handle');
-  const legs = prepare(posting);
-  const hash = requestHash(posting, legs);
+  if (!(posting.at instanceof Date) || Number.isNaN(posting.at.getTime())) throw new LedgerInputError('BAD_DATE', 'at must be a valid Date');
+  const legs = posting.legs.map((leg) => ({ ref: leg.account, amount: units(leg.amount, 'a leg amount') }));
+  const visible = posting.visible ?? null;
+  if (visible) units(visible.amount, 'visible.amount');
   const key = posting.idempotency ?? null;
-  if (key) {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ledger:${key.scope.length}:${key.scope}:${key.key}`]);
-    const existing = await findByIdempotency(tx, key);
-    if (existing) {
-      const transaction = await toTransaction(tx, existing);
-      if (existing.request_hash !== hash) throw new IdempotencyConflictError(key, transaction);
-      return { transaction, replayed: true };
-    }
-  }
   await tx.query(`SAVEPOINT ${SAVEPOINT}`);
+  let row: { out_id: number; out_replayed: boolean };
   try {
-    const transaction = await write(tx, posting, legs, hash);
+    row = await one<{ out_id: number; out_replayed: boolean }>(
+      tx,
+      'SELECT out_id, out_replayed FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)',
+      [
+        posting.kind,
+        posting.at,
+        legs.map((leg) => (isWalletAccount(leg.ref) ? leg.ref.walletId : null)),
+        legs.map((leg) => (isWalletAccount(leg.ref) ? null : leg.ref.currencyId)),
+        legs.map((leg) => leg.ref.kind),
+        legs.map((leg) => formatFixed(leg.amount)),
+        key?.scope ?? null,
+        key?.key ?? null,
+        visible?.walletId ?? null,
+        visible?.type ?? null,
+        visible?.actionType ?? null,
+        visible?.status ?? null,
+        visible ? formatFixed(visible.amount) : null,
+        visible?.gameIdentifier ?? null,
+        posting.relatedTransactionId ?? null,
+      ],
+    );
     await tx.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
-    return { transaction, replayed: false };
   } catch (error) {
     try {
       await tx.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
@@ -520,153 +449,34 @@ export async function postTransaction(tx: Queryable, posting: Posting): Promise<
     } catch {
       // The connection is gone or the transaction already failed: the caller's rollback undoes it all.
     }
-    throw error;
+    throw await postingError(tx, error, key);
+  }
+  const transaction = await getTransaction(tx, { id: row.out_id });
+  if (!transaction) throw new Error(`ledger transaction ${row.out_id} vanished`);
+  return { transaction, replayed: row.out_replayed };
+}
+
+/** ledger_post's refusal as the ledger's error. */
+async function postingError(tx: Queryable, error: unknown, key: IdempotencyKey | null): Promise<unknown> {
+  const message = error instanceof Error ? error.message : String(error);
+  switch (sqlState(error)) {
+    case INSUFFICIENT: {
+      const [walletId, kind, balance, change] = message.split(':');
+      return new InsufficientBalanceError(Number(walletId), kind as WalletAccountKind, parseSignedAmount(balance ?? '0'), parseSignedAmount(change ?? '0'));
+    }
+    case KEY_REUSED: {
+      const existing = key ? await findTransactionByIdempotency(tx, key) : undefined;
+      return existing && key ? new IdempotencyConflictError(key, existing) : error;
+    }
+    case BAD_POSTING: {
+      const colon = message.indexOf(':');
+      return new LedgerInputError(message.slice(0, colon) as LedgerInputProblem, message.slice(colon + 1).trim());
+    }
+    default:
+      return error;
   }
 }
 
-async function write(tx: Queryable, posting: Posting, legs: readonly NetLeg[], hash: string): Promise<LedgerTransaction> {
-  // Resolve every leg to its account, with the currency's precision and the wallet's owner.
-  const walletIds = [...new Set(legs.flatMap((leg) => (isWalletAccount(leg.account) ? [leg.account.walletId] : [])))];
-  const currencyIds = [...new Set(legs.flatMap((leg) => (isWalletAccount(leg.account) ? [] : [leg.account.currencyId])))];
-  const rows = await tx.query<AccountRow>(
-    `SELECT a.id, a.kind, a.wallet_id, a.currency_id, c.code, c.decimals, w.user_id
-     FROM ledger_accounts a JOIN currencies c ON c.id = a.currency_id LEFT JOIN wallets w ON w.id = a.wallet_id
-     WHERE a.wallet_id = ANY($1::bigint[]) OR (a.wallet_id IS NULL AND a.currency_id = ANY($2::int[]))`,
-    [walletIds, currencyIds],
-  );
-  const accounts = new Map(
-    rows.map((row) => [row.wallet_id === null ? `system:${row.currency_id}:${row.kind}` : `wallet:${row.wallet_id}:${row.kind}`, row]),
-  );
-  const resolved = legs.map((leg) => {
-    const row = accounts.get(leg.key);
-    if (!row) throw new LedgerInputError('UNKNOWN_ACCOUNT', leg.key);
-    if (leg.amount % currencyStep(row.decimals) !== 0n) {
-      throw new LedgerInputError('PRECISION', `${formatAmount(leg.amount)} on ${leg.key} is finer than ${row.decimals} decimals`);
-    }
-    return { ref: leg.account, amount: leg.amount, row };
-  });
-  const sums = new Map<number, bigint>();
-  for (const leg of resolved) sums.set(leg.row.currency_id, (sums.get(leg.row.currency_id) ?? 0n) + leg.amount);
-  for (const [currencyId, total] of sums) {
-    if (total !== 0n) throw new LedgerInputError('UNBALANCED', `legs in currency ${currencyId} sum to ${formatAmount(total)}`);
-  }
-
-  // Move the cached wallet balances: one conditional update per wallet, in wallet id order.
-  const changes = new Map<number, WalletBalances>();
-  for (const leg of resolved) {
-    if (!isWalletAccount(leg.ref)) continue;
-    const change = changes.get(leg.ref.walletId) ?? { available: 0n, pending: 0n, bonus: 0n, held: 0n };
-    change[leg.ref.kind] += leg.amount;
-    changes.set(leg.ref.walletId, change);
-  }
-  const after = new Map<number, WalletBalances>();
-  for (const walletId of [...changes.keys()].sort((a, b) => a - b)) {
-    const change = changes.get(walletId) ?? { available: 0n, pending: 0n, bonus: 0n, held: 0n };
-    const params = [walletId, formatFixed(change.available), formatFixed(change.pending), formatFixed(change.bonus), formatFixed(change.held)];
-    const row = await maybeOne<Record<WalletAccountKind, string>>(
-      tx,
-      `UPDATE wallets SET available = available + $2::numeric, pending = pending + $3::numeric, bonus = bonus + $4::numeric,
-         held = held + $5::numeric
-       WHERE id = $1 AND available + $2::numeric >= 0 AND pending + $3::numeric >= 0 AND bonus + $4::numeric >= 0 AND held + $5::numeric >= 0
-       RETURNING available, pending, bonus, held`,
-      params,
-    );
-    if (!row) {
-      const current = await one<Record<WalletAccountKind, string>>(tx, 'SELECT available, pending, bonus, held FROM wallets WHERE id = $1', [walletId]);
-      for (const kind of WALLET_ACCOUNT_KINDS) {
-        const balance = parseSignedAmount(current[kind]);
-        if (balance + change[kind] < 0n) throw new InsufficientBalanceError(walletId, kind, balance, change[kind]);
-      }
-      throw new Error(`wallet ${walletId} refused a change that fits its balances`);
-    }
-    after.set(walletId, {
-      available: parseSignedAmount(row.available),
-      pending: parseSignedAmount(row.pending),
-      bonus: parseSignedAmount(row.bonus),
-      held: parseSignedAmount(row.held),
-    });
-  }
-
-  // The player-visible record: the wallet's available balance around this transaction.
-  const visible = posting.visible ?? null;
-  let record: unknown[] = [null, null, null, null, null, null, null, null, null, null];
-  let visibleRecord: VisibleRecord | null = null;
-  if (visible) {
-    const owner = resolved.find((leg) => leg.row.wallet_id === visible.walletId)?.row;
-    const balances = after.get(visible.walletId);
-    const change = changes.get(visible.walletId);
-    if (!owner || owner.user_id === null || !balances || !change) throw new LedgerInputError('VISIBLE_WALLET_UNTOUCHED', `wallet ${visible.walletId}`);
-    if (visible.amount % currencyStep(owner.decimals) !== 0n) {
-      throw new LedgerInputError('PRECISION', `visible amount ${formatAmount(visible.amount)} is finer than ${owner.decimals} decimals`);
-    }
-    record = [
-      owner.user_id,
-      visible.walletId,
-      owner.currency_id,
-      visible.type,
-      visible.actionType,
-      visible.status,
-      formatFixed(visible.amount),
-      formatFixed(balances.available - change.available),
-      formatFixed(balances.available),
-      visible.gameIdentifier ?? null,
-    ];
-    visibleRecord = {
-      userId: owner.user_id,
-      walletId: visible.walletId,
-      currencyId: owner.currency_id,
-      currencyCode: owner.code,
-      type: visible.type,
-      actionType: visible.actionType,
-      status: visible.status,
-      amount: visible.amount,
-      beforeBalance: balances.available - change.available,
-      afterBalance: balances.available,
-      gameIdentifier: visible.gameIdentifier ?? null,
-    };
-  }
-
-  // Entries go in after the wallets are locked, so entry ids follow the order balances changed in.
-  const publicId = randomUUID();
-  const inserted = await one<{ id: number }>(
-    tx,
-    `INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, related_transaction_id,
-       user_id, wallet_id, currency_id, type, action_type, status, amount, before_balance, after_balance, game_identifier, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
-    [
-      publicId,
-      posting.kind,
-      posting.idempotency?.scope ?? null,
-      posting.idempotency?.key ?? null,
-      hash,
-      posting.relatedTransactionId ?? null,
-      ...record,
-      posting.at,
-    ],
-  );
-  const entries = [...resolved].sort((a, b) => a.row.id - b.row.id);
-  await tx.query(
-    `INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
-     SELECT $1, e.account_id, e.currency_id, e.amount FROM unnest($2::bigint[], $3::int[], $4::numeric[]) AS e(account_id, currency_id, amount)`,
-    [inserted.id, entries.map((e) => e.row.id), entries.map((e) => e.row.currency_id), entries.map((e) => formatFixed(e.amount))],
-  );
-  // What getTransaction would read back, from what was just written.
-  return {
-    id: inserted.id,
-    publicId,
-    kind: posting.kind,
-    idempotency: posting.idempotency ? { scope: posting.idempotency.scope, key: posting.idempotency.key } : null,
-    relatedTransactionId: posting.relatedTransactionId ?? null,
-    createdAt: new Date(posting.at.getTime()),
-    entries: entries.map((e) => ({
-      accountId: e.row.id,
-      account: e.row.wallet_id === null ? systemAccount(e.row.currency_id, e.row.kind as SystemAccountKind) : walletAccount(e.row.wallet_id, e.row.kind as WalletAccountKind),
-      currencyId: e.row.currency_id,
-      amount: e.amount,
-    })),
-    visible: visibleRecord,
-  };
-}
 
 /** The balance of any account summed from its entries (system accounts have no cached balance). */
 export async function accountBalance(db: Queryable, ref: AccountRef): Promise<bigint> {

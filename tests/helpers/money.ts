@@ -1,11 +1,37 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import { verifyLedger } from '../../server/domain/ledger.ts';
+import { verifyLedger, type AccountRef, type Posting } from '../../server/domain/ledger.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
 import { registeredPlayer, type CallResult, type TestServer } from './api.ts';
 
 /** Shared steps of the money tests: funding a player through the simulator's chain, reading wallets, proving the ledger. */
 
 export type Player = Awaited<ReturnType<typeof registeredPlayer>>;
+
+const accountKey = (ref: AccountRef) => ('walletId' in ref ? `wallet:${ref.walletId}:${ref.kind}` : `system:${ref.currencyId}:${ref.kind}`);
+
+/**
+ * The request hash a posting is stored with, computed here independently of the database's ledger_post:
+ * SHA-256 of its canonical JSON (kind, legs netted per account in key order, visible record, related
+ * transaction). Rows written by every earlier version carry this hash, so a replay after an upgrade must
+ * find the same one.
+ */
+export function postingRequestHash(posting: Posting): string {
+  const nets = new Map<string, bigint>();
+  for (const leg of posting.legs) nets.set(accountKey(leg.account), (nets.get(accountKey(leg.account)) ?? 0n) + leg.amount);
+  const legs = [...nets].filter(([, amount]) => amount !== 0n).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const v = posting.visible;
+  return createHash('sha256')
+    .update(
+      JSON.stringify({
+        kind: posting.kind,
+        legs: legs.map(([key, amount]) => [key, amount.toString()]),
+        visible: v ? [v.walletId, v.type, v.actionType, v.status, v.amount.toString(), v.gameIdentifier ?? null] : null,
+        related: posting.relatedTransactionId ?? null,
+      }),
+    )
+    .digest('hex');
+}
 
 /** [status, first error code] of a response, for compact expectations. */
 export function code(res: CallResult): [number, string | undefined] {

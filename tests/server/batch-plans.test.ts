@@ -7,9 +7,9 @@ import { postgresUrlOf } from '../helpers/db.ts';
 import { depositAddress, expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
 /**
- * The batch functions (game_wallet_play_batch, migrations 0024 and 0026; deposit_notification_apply_batch,
- * migrations 0025 and 0030) plan their statements once per connection and keep the plans while the tables
- * grow. A plan made while the tables were small must still find every row by its key: no table read whole,
+ * The batch functions (game_wallet_play_batch, deposit_notification_apply_batch), the per-call functions
+ * they apply to each call (game_wallet_play, deposit_notification_apply) and the ledger's writer they call
+ * (ledger_post) plan their statements once per connection and keep the plans while the tables grow. A plan made while the tables were small must still find every row by its key: no table read whole,
  * no hash built over one, whichever join method PostgreSQL takes (a second pass plans them with nested loops
  * off). The references of the rows they write are checked by the money tables' foreign keys (migration
  * 0037): PostgreSQL's own queries, each a look-up of one referred row by the referred key, planned by
@@ -125,7 +125,7 @@ describe('the batch functions', () => {
       const play = async (action: 'bet' | 'win', amount: string) => {
         const keys = rounds.map((round) => idempotency.game(round, action));
         const result = await client.query<{ out_status: string }>(
-          'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
+          'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)',
           [
             rows.map(() => action),
             rows.map((row) => row.wallet_id),
@@ -143,7 +143,6 @@ describe('the batch functions', () => {
             rows.map(() => randomUUID()),
             keys.map((key) => key.scope),
             keys.map((key) => key.key),
-            rows.map(() => `ledger-${action}`),
             rows.map((row) => row.wallet_secret),
             server.clock.now(),
           ],

@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   findTransactionByIdempotency,
   idempotency,
-  postingRequestHash,
   systemAccount,
   transfer,
   verifyLedger,
@@ -15,7 +14,7 @@ import { signWebhook } from '../../server/providers/payment.ts';
 import { LIVE_CHANNEL, parseLiveMessage, type LiveKind } from '../../server/live.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
 import { countBatches, createTestDb } from '../helpers/db.ts';
-import { depositAddress as addressOf, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
+import { depositAddress as addressOf, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player, postingRequestHash } from '../helpers/money.ts';
 
 /**
  * Crypto deposits end to end through HTTP: the player asks for an address (paymentDeposit), the payment

@@ -27,6 +27,7 @@ import { DomainError } from '../../server/domain/errors.ts';
 import { parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { checkResponse } from '../helpers/contract.ts';
 import { createTestDb } from '../helpers/db.ts';
+import { postingRequestHash } from '../helpers/money.ts';
 
 // One database for the file (a PGlite clone, or a PostgreSQL copy under TEST_DATABASE_URL; the
 // ledger:check command is tested on a real process in ledger-check.test.ts): every test
@@ -481,6 +482,31 @@ describe('postTransaction', () => {
     expect(again).toEqual({ transaction: first.transaction, replayed: true });
     expect(await ledgerCounts()).toEqual(counts);
     expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.2'), pending: 0n, bonus: 0n });
+  });
+
+  it('stores the request hash every earlier version stored, so a replay after an upgrade is still one', async () => {
+    const p = await newPlayer();
+    await post(depositPosting(p, coins('1')));
+    const postings: Posting[] = [
+      depositPosting(p, coins('0.2')),
+      betPosting(p, coins('0.3'), `hash-${p.userId}`),
+      // Legs on one account are netted, in key order whatever order they came in.
+      {
+        kind: 'withdraw.request',
+        at: AT,
+        legs: [
+          { account: walletAccount(p.wallet.LTC, 'pending'), amount: coins('0.1') },
+          { account: walletAccount(p.wallet.LTC, 'available'), amount: coins('-0.05') },
+          { account: walletAccount(p.wallet.LTC, 'available'), amount: coins('-0.05') },
+        ],
+        visible: { walletId: p.wallet.LTC, type: 'withdraw', actionType: 'withdraw', status: 'pending', amount: coins('0.1') },
+      },
+    ];
+    for (const posting of postings) {
+      const posted = await post(posting);
+      const [stored] = await db.query<{ request_hash: string }>('SELECT request_hash FROM ledger_transactions WHERE id = $1', [posted.transaction.id]);
+      expect(stored?.request_hash, posting.kind).toBe(postingRequestHash(posting));
+    }
   });
 
   it('refuses a replay whose posting differs, moving nothing', async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../server/db/db.ts';
+import type { Db, Queryable } from '../../server/db/db.ts';
 import { testMigration } from '../helpers/migrations.ts';
 import { DomainError } from '../../server/domain/errors.ts';
-import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { findEarlier, playerRequest, requestHash } from '../../server/domain/player-requests.ts';
 
 /**
@@ -16,8 +15,8 @@ const AT = new Date('2026-01-02T03:04:05.000Z');
 
 let db: Db;
 
-const one = async <T extends object>(sql: string, params: unknown[] = []): Promise<T> => {
-  const [row] = await db.query<T>(sql, params);
+const one = async <T extends object>(sql: string, params: unknown[] = [], on: Queryable = db): Promise<T> => {
+  const [row] = await on.query<T>(sql, params);
   if (!row) throw new Error(`no row: ${sql}`);
   return row;
 };
@@ -37,19 +36,29 @@ testMigration('0014_player_requests.sql', async (target) => {
   );
   userId = (await one<{ id: number }>("INSERT INTO users (email, username, referral_code) VALUES ('old@example.com', 'old', 'OLDCODE1') RETURNING id")).id;
   const wallet = await one<{ id: number }>('INSERT INTO wallets (user_id, currency_id) VALUES ($1, $2) RETURNING id', [userId, currency.id]);
-  // Today's postTransaction moves every wallet balance, held among them (a column of 0018): it stands in
-  // for the posting on this older schema and goes before the migrations run.
-  await db.exec('ALTER TABLE wallets ADD COLUMN held numeric NOT NULL DEFAULT 0');
-  const hold = await db.transaction((tx) =>
-    postTransaction(tx, { kind: 'withdraw.request', at: AT, legs: transfer(systemAccount(currency.id, 'adjustments'), walletAccount(wallet.id, 'pending'), 40_000_600n) }),
-  );
-  await db.exec('ALTER TABLE wallets DROP COLUMN held');
+  // The hold as the ledger of that time wrote it: a transaction, its two entries, the cached pending balance.
+  const hold = await db.transaction(async (tx) => {
+    const posted = await one<{ id: number }>(
+      `INSERT INTO ledger_transactions (public_id, kind, request_hash, created_at) VALUES (gen_random_uuid(), 'withdraw.request', 'old-hold', $1)
+       RETURNING id`,
+      [AT],
+      tx,
+    );
+    await tx.query(
+      `INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
+       SELECT $1, a.id, a.currency_id, CASE a.kind WHEN 'pending' THEN 0.400006 ELSE -0.400006 END FROM ledger_accounts a
+       WHERE (a.wallet_id = $2 AND a.kind = 'pending') OR (a.wallet_id IS NULL AND a.currency_id = $3 AND a.kind = 'adjustments')`,
+      [posted.id, wallet.id, currency.id],
+    );
+    await tx.query('UPDATE wallets SET pending = pending + 0.400006 WHERE id = $1', [wallet.id]);
+    return posted;
+  });
   withdrawalId = (
     await one<{ id: number }>(
       `INSERT INTO withdrawals (provider, wallet_id, user_id, currency_id, address, amount, fee, status, idempotency_key, request_hash,
          hold_transaction_id, created_at, updated_at)
        VALUES ('simulator', $1, $2, $3, $4, 0.4, 0.000006, 'requested', 'withdraw-old', $5, $6, $7, $7) RETURNING id`,
-      [wallet.id, userId, currency.id, withdrawalFields[1], requestHash(withdrawalFields), hold.transaction.id, AT],
+      [wallet.id, userId, currency.id, withdrawalFields[1], requestHash(withdrawalFields), hold.id, AT],
     )
   ).id;
 

@@ -36,15 +36,19 @@ const one = async <T extends object>(on: Queryable, sql: string, params: unknown
 
 const hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** A bet or a win through game_wallet_play, as game-wallet.ts sends it. */
-function play(action: 'bet' | 'win', round: string, amount: string): Promise<{ out_available: string }> {
+/**
+ * A bet or a win through game_wallet_play, as game-wallet.ts sends it: before the upgrade with the ledger's
+ * request hash the server computed then (migration 0038 has ledger_post compute it).
+ */
+function play(action: 'bet' | 'win', round: string, amount: string, upgraded = true): Promise<{ out_available: string }> {
   const transaction = `${round}:${action}`;
-  return one(
-    db,
-    'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)',
-    [action, ids.wallet, ids.user, ids.currency, false, ids.provider, SESSION, ids.game, 'upgrade-slot', round, transaction, amount,
-      hex(`request:${transaction}`), randomUUID(), `game:${ids.provider}`, transaction, hex(`ledger:${transaction}`), AT, SECRET, null],
-  );
+  const head = [action, ids.wallet, ids.user, ids.currency, false, ids.provider, SESSION, ids.game, 'upgrade-slot', round, transaction, amount,
+    hex(`request:${transaction}`), randomUUID(), `game:${ids.provider}`, transaction];
+  return upgraded
+    ? one(db, 'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)', [
+        ...head, AT, SECRET, null])
+    : one(db, 'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)', [
+        ...head, hex(`ledger:${transaction}`), AT, SECRET, null]);
 }
 
 /** A transfer seen, then credited, through deposit_notification_apply. */
@@ -120,8 +124,8 @@ beforeAll(async () => {
   ]);
 
   await deposit('upgrade-deposit', '1.5');
-  expect((await play('bet', 'old-round', '0.4')).out_available).toBe('1.10000000');
-  expect((await play('win', 'old-round', '0.25')).out_available).toBe('1.35000000');
+  expect((await play('bet', 'old-round', '0.4', false)).out_available).toBe('1.10000000');
+  expect((await play('win', 'old-round', '0.25', false)).out_available).toBe('1.35000000');
   before = { wallets: await balances(), accounts: await accountTotals() };
 
   applied = await migrate(db);

@@ -4,9 +4,9 @@ import { base58CheckAddress, isValidAddress, segwitAddress } from '../../server/
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
 import { startTestServer, type TestServer } from '../helpers/api.ts';
-import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
+import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player, postingRequestHash } from '../helpers/money.ts';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
-import { getTransaction, postingRequestHash, transfer, walletAccount } from '../../server/domain/ledger.ts';
+import { getTransaction, transfer, walletAccount } from '../../server/domain/ledger.ts';
 
 /**
  * Crypto withdrawals end to end through HTTP: players are funded by real deposits on the payment

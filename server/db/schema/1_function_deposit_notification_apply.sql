@@ -7,8 +7,7 @@
 -- row is locked before the wallet's, as the general path takes them. Anything else (a replay, a
 -- confirmation that credits nothing yet, a transfer confirmed at once, below the minimum, a mismatch)
 -- raises SQLSTATE GW001 before it commits: nothing stays, and the server runs the general path. The
--- ledger rows carry the request hash server/domain/ledger.ts gives the same postings, and are vouched for
--- in casino.ledger_balanced_by (ledger_transactions_balanced).
+-- ledger transactions are posted by ledger_post, as every other.
 CREATE OR REPLACE FUNCTION deposit_notification_apply(
   p_provider text,
   p_tx_id text,
@@ -24,7 +23,9 @@ CREATE OR REPLACE FUNCTION deposit_notification_apply(
   p_notice_message text,
   p_at timestamptz
 ) RETURNS TABLE (out_status text, out_confirmations integer, out_announce text[])
-LANGUAGE plpgsql AS $$
+-- Planned once per connection, never by reading a table whole: a plan made while the tables were small
+-- still finds each row by its key once they have grown (tests/server/batch-plans.test.ts reads the plans).
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   v_address bigint;
   v_wallet bigint;
@@ -37,22 +38,22 @@ DECLARE
   v_deposit bigint;
   v_pending bigint;
   v_ledger bigint;
-  v_available numeric;
-  v_entries integer;
-  v_units text;
-  v_hash text;
+  v_replayed boolean;
   v_confirmations integer;
   v_notification bigint;
   v_required integer;
 BEGIN
-  PERFORM set_config('casino.announce', 'by_server', true), set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
+  PERFORM set_config('casino.announce', 'by_server', true);
   SELECT d.id, d.wallet_id, w.user_id, w.currency_id, c.code, c.decimals, c.min_deposit,
     EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = w.user_id AND b.status IN ('active', 'queued'))
       OR w.held > 0 OR EXISTS (SELECT 1 FROM gambling_limits l WHERE l.user_id = w.user_id AND l.kind = 'deposit'),
     (SELECT st.deposit_confirmations FROM settings st WHERE st.id = 1)
   INTO v_address, v_wallet, v_user, v_currency, v_code, v_decimals, v_min, v_bonus_in_play, v_required
-  FROM deposit_addresses d JOIN wallets w ON w.id = d.wallet_id JOIN currencies c ON c.id = w.currency_id
-  WHERE d.provider = p_provider AND d.address = p_address;
+  -- The address, its wallet and the wallet's currency each found by its key (a subquery of its own with
+  -- LIMIT, which PostgreSQL does not merge into a join that a plan kept from small tables would scan).
+  FROM (SELECT d.id, d.wallet_id FROM deposit_addresses d WHERE d.provider = p_provider AND d.address = p_address LIMIT 1) d
+    CROSS JOIN LATERAL (SELECT w.user_id, w.currency_id, w.held FROM wallets w WHERE w.id = d.wallet_id LIMIT 1) w
+    CROSS JOIN LATERAL (SELECT c.code, c.decimals, c.min_deposit FROM currencies c WHERE c.id = w.currency_id LIMIT 1) c;
   IF v_address IS NOT NULL AND v_required IS DISTINCT FROM p_required THEN
     RAISE EXCEPTION 'the confirmations required changed' USING ERRCODE = 'GW002';
   END IF;
@@ -60,46 +61,24 @@ BEGIN
     OR trunc(p_amount * 10::numeric ^ v_decimals) <> p_amount * 10::numeric ^ v_decimals THEN
     RAISE EXCEPTION 'the notification needs the general path' USING ERRCODE = 'GW001';
   END IF;
-  v_units := (p_amount * 100000000)::numeric(40, 0)::text;
-  v_ledger := nextval('ledger_transactions_id_seq');
 
   IF p_confirmations < p_required THEN
+    -- The deposit's row first (the general path's order), then the wallet's in ledger_post.
     INSERT INTO deposits (provider, provider_tx_id, deposit_address_id, wallet_id, user_id, currency_id, amount, confirmations, status,
-      pending_transaction_id, created_at, updated_at)
-    VALUES (p_provider, p_tx_id, v_address, v_wallet, v_user, v_currency, p_amount, p_confirmations, 'pending', v_ledger, p_at, p_at)
+      created_at, updated_at)
+    VALUES (p_provider, p_tx_id, v_address, v_wallet, v_user, v_currency, p_amount, p_confirmations, 'pending', p_at, p_at)
     ON CONFLICT (provider, provider_tx_id) DO NOTHING
     RETURNING id INTO v_deposit;
     IF v_deposit IS NULL THEN
       RAISE EXCEPTION 'a transfer already recorded' USING ERRCODE = 'GW001';
     END IF;
-    UPDATE wallets w SET pending = w.pending + p_amount WHERE w.id = v_wallet RETURNING w.available INTO v_available;
-    v_hash := encode(sha256(convert_to(format(
-      '{"kind":"deposit.pending","legs":[["system:%s:provider_clearing","-%s"],["wallet:%s:pending","%s"]],"visible":[%s,"deposit","deposit","pending","%s",null],"related":null}',
-      v_currency, v_units, v_wallet, v_units, v_wallet, v_units), 'UTF8')), 'hex');
-    WITH t AS (
-      INSERT INTO ledger_transactions (id, public_id, kind, idempotency_scope, idempotency_key, request_hash, user_id, wallet_id, currency_id,
-        type, action_type, status, amount, before_balance, after_balance, created_at)
-      VALUES (v_ledger, p_ledger_public_id, 'deposit.pending', p_ledger_scope, p_ledger_key || ':pending', v_hash, v_user, v_wallet, v_currency,
-        'deposit', 'deposit', 'pending', p_amount, v_available, v_available, p_at)
-      ON CONFLICT (idempotency_scope, idempotency_key) DO NOTHING
-      RETURNING id
-    ), e AS (
-      INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
-      SELECT t.id, x.account_id, v_currency, x.amount FROM t CROSS JOIN (
-        SELECT a.id AS account_id, -p_amount AS amount FROM ledger_accounts a
-        WHERE a.wallet_id IS NULL AND a.currency_id = v_currency AND a.kind = 'provider_clearing'
-        UNION ALL
-        SELECT a.id, p_amount FROM ledger_accounts a WHERE a.wallet_id = v_wallet AND a.kind = 'pending'
-      ) x
-      RETURNING 1
-    )
-    SELECT (SELECT count(*)::integer FROM e) INTO v_entries FROM t;
-    IF v_entries IS NULL THEN
+    SELECT l.out_id, l.out_replayed INTO v_ledger, v_replayed FROM ledger_post('deposit.pending', p_at, ARRAY[NULL, v_wallet],
+      ARRAY[v_currency, NULL], ARRAY['provider_clearing', 'pending'], ARRAY[-p_amount, p_amount], p_ledger_scope, p_ledger_key || ':pending',
+      v_wallet, 'deposit', 'deposit', 'pending', p_amount, NULL, NULL, p_ledger_public_id) l;
+    IF v_replayed THEN
       RAISE EXCEPTION 'the ledger already holds this posting' USING ERRCODE = 'GW001';
     END IF;
-    IF v_entries <> 2 THEN
-      RAISE EXCEPTION 'wallet % or currency % has no ledger account', v_wallet, v_currency;
-    END IF;
+    UPDATE deposits d SET pending_transaction_id = v_ledger WHERE d.id = v_deposit;
     RETURN QUERY SELECT 'pending'::text, p_confirmations, ARRAY[
       json_build_object('u', v_user, 'k', 'deposit', 'id', v_deposit)::text, json_build_object('u', v_user, 'k', 'wallets', 'id', v_user)::text];
     RETURN;
@@ -108,42 +87,24 @@ BEGIN
   IF v_bonus_in_play THEN
     RAISE EXCEPTION 'a bonus may take this deposit, or a deposit limit may hold part of it' USING ERRCODE = 'GW001';
   END IF;
-  UPDATE deposits d SET confirmations = greatest(d.confirmations, p_confirmations), status = 'credited', settled_transaction_id = v_ledger,
-    credited_at = p_at, updated_at = p_at
+  -- The deposit's row first (the general path's order), then the wallet's in ledger_post.
+  SELECT d.id, d.pending_transaction_id INTO v_deposit, v_pending FROM deposits d
   WHERE d.provider = p_provider AND d.provider_tx_id = p_tx_id AND d.status = 'pending' AND d.pending_transaction_id IS NOT NULL
     AND d.deposit_address_id = v_address AND d.amount = p_amount
-  RETURNING d.id, d.pending_transaction_id, d.confirmations INTO v_deposit, v_pending, v_confirmations;
+  FOR UPDATE;
   IF v_deposit IS NULL THEN
     RAISE EXCEPTION 'no pending transfer to credit' USING ERRCODE = 'GW001';
   END IF;
-  UPDATE wallets w SET pending = w.pending - p_amount, available = w.available + p_amount
-  WHERE w.id = v_wallet AND w.pending >= p_amount RETURNING w.available INTO v_available;
-  IF v_available IS NULL THEN
-    RAISE EXCEPTION 'wallet % holds less pending than deposit %', v_wallet, v_deposit;
-  END IF;
-  v_hash := encode(sha256(convert_to(format(
-    '{"kind":"deposit.credit","legs":[["wallet:%s:available","%s"],["wallet:%s:pending","-%s"]],"visible":[%s,"deposit","deposit","completed","%s",null],"related":%s}',
-    v_wallet, v_units, v_wallet, v_units, v_wallet, v_units, v_pending), 'UTF8')), 'hex');
-  WITH t AS (
-    INSERT INTO ledger_transactions (id, public_id, kind, idempotency_scope, idempotency_key, request_hash, related_transaction_id, user_id,
-      wallet_id, currency_id, type, action_type, status, amount, before_balance, after_balance, created_at)
-    VALUES (v_ledger, p_ledger_public_id, 'deposit.credit', p_ledger_scope, p_ledger_key || ':credit', v_hash, v_pending, v_user,
-      v_wallet, v_currency, 'deposit', 'deposit', 'completed', p_amount, v_available - p_amount, v_available, p_at)
-    ON CONFLICT (idempotency_scope, idempotency_key) DO NOTHING
-    RETURNING id
-  ), e AS (
-    INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
-    SELECT t.id, a.id, v_currency, CASE a.kind WHEN 'available' THEN p_amount ELSE -p_amount END
-    FROM t CROSS JOIN ledger_accounts a WHERE a.wallet_id = v_wallet AND a.kind IN ('available', 'pending')
-    RETURNING 1
-  )
-  SELECT (SELECT count(*)::integer FROM e) INTO v_entries FROM t;
-  IF v_entries IS NULL THEN
+  SELECT l.out_id, l.out_replayed INTO v_ledger, v_replayed FROM ledger_post('deposit.credit', p_at, ARRAY[v_wallet, v_wallet],
+    ARRAY[NULL, NULL]::integer[], ARRAY['available', 'pending'], ARRAY[p_amount, -p_amount], p_ledger_scope, p_ledger_key || ':credit', v_wallet,
+    'deposit', 'deposit', 'completed', p_amount, NULL, v_pending, p_ledger_public_id) l;
+  IF v_replayed THEN
     RAISE EXCEPTION 'the ledger already holds this posting' USING ERRCODE = 'GW001';
   END IF;
-  IF v_entries <> 2 THEN
-    RAISE EXCEPTION 'wallet % has no ledger account', v_wallet;
-  END IF;
+  UPDATE deposits d SET confirmations = greatest(d.confirmations, p_confirmations), status = 'credited', settled_transaction_id = v_ledger,
+    credited_at = p_at, updated_at = p_at
+  WHERE d.id = v_deposit
+  RETURNING d.confirmations INTO v_confirmations;
   INSERT INTO user_notifications (user_id, title, message, created_at) VALUES (v_user, p_notice_title, p_notice_message, p_at)
   RETURNING id INTO v_notification;
   RETURN QUERY SELECT 'credited'::text, v_confirmations, ARRAY[

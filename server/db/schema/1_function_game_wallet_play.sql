@@ -3,18 +3,17 @@
 -- in play, a win of a round staked from the available balance alone that keeps the round's wins within
 -- its stake times the provider's max_win_multiplier, or the rollback of such a call. In the order every
 -- call of a wallet takes its locks (the wallet row first):
---   1. the wallet's balance moved by a conditional update (a bet only while available covers it), and
---      only while the session the server authenticated from its cache still holds: the provider's key
---      the call was checked with, and for a bet the session not expired (else SQLSTATE GW002: the server
+--   1. the wallet locked, only while it is the player's in the call's currency, the session the server
+--      authenticated from its cache still holds (the provider's key the call was checked with, and for a
+--      bet the session not expired) and, for a bet, available covers it (else SQLSTATE GW002: the server
 --      reads the session again and checks the signature afresh);
 --   2. (bet) the player may bet: active, not self-excluded, no bonus of this wallet to wager, no limit
 --      to check (read after the wallet's lock, so it sees what committed before);
 --   3. the round opened or its stake added (bet), its win added (win), refused unless it is this
 --      wallet's and open;
---   4. the ledger transaction and its two entries in one statement (house against the player's
---      available), vouched for in casino.ledger_balanced_by (ledger_transactions_balanced);
+--   4. the ledger transaction posted by ledger_post (house against the player's available);
 --   5. the call recorded on its natural key (round, action, the provider's transaction id).
--- A replay conflicts in 4 or 5 (ON CONFLICT DO NOTHING finds the first call's row), and every case this
+-- A replay is found in 4 (the ledger's key) or 5 (ON CONFLICT DO NOTHING finds the first call's row), and every case this
 -- function does not take (a bonus in play, a limit, a balance too low, a closed or foreign round, a
 -- stake with a bonus part, a win past the bound, ...) raises SQLSTATE GW001 before it commits: nothing
 -- stays, and the server runs the general path, which answers replays and refusals.
@@ -35,39 +34,38 @@ CREATE OR REPLACE FUNCTION game_wallet_play(
   p_ledger_public_id uuid,
   p_ledger_scope text,
   p_ledger_key text,
-  p_ledger_hash text,
   p_at timestamptz,
   p_wallet_secret text,
   p_reference_id text
 ) RETURNS TABLE (out_action_id bigint, out_ledger_id bigint, out_available numeric, out_bonus numeric, out_announce text[], out_amount numeric)
-LANGUAGE plpgsql AS $$
+-- Planned once per connection, never by reading a table whole: a plan made while the tables were small
+-- still finds each row by its key once they have grown (tests/server/batch-plans.test.ts reads the plans).
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   v_available numeric;
   v_bonus numeric;
   v_round bigint;
   v_may_bet boolean;
   v_ledger bigint;
-  v_entries integer;
   v_action bigint;
   v_change numeric;
   v_moved numeric := p_amount;
-  v_hash text := p_ledger_hash;
+  v_replayed boolean;
   v_related bigint;
   v_original_bonus numeric;
   v_rolled_back boolean;
   v_bonus_in_play boolean;
-  v_units text;
 BEGIN
-  PERFORM set_config('casino.announce', 'by_server', true), set_config('casino.ledger_balanced_by', p_ledger_public_id::text, true);
+  PERFORM set_config('casino.announce', 'by_server', true);
   IF p_action = 'bet' THEN
     IF p_amount <= 0 THEN
       RAISE EXCEPTION 'a bet moves a positive amount' USING ERRCODE = 'GW001';
     END IF;
-    UPDATE wallets w SET available = w.available - p_amount
-    WHERE w.id = p_wallet_id AND w.available >= p_amount
-      AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
-        WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret AND s.expires_at > p_at)
-    RETURNING w.available, w.bonus INTO v_available, v_bonus;
+    SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w
+    WHERE w.id = p_wallet_id AND w.user_id = p_user_id AND w.currency_id = p_currency_id AND w.available >= p_amount
+      AND EXISTS (SELECT 1 FROM game_sessions s WHERE s.id = p_session_id AND s.game_id = p_game_id AND s.expires_at > p_at)
+      AND (SELECT p.wallet_secret FROM providers p WHERE p.id = p_provider_id) = p_wallet_secret
+    FOR UPDATE OF w;
     IF NOT FOUND THEN
       RAISE EXCEPTION 'the available balance does not cover the bet, or the session changed' USING ERRCODE = 'GW002';
     END IF;
@@ -91,19 +89,11 @@ BEGIN
     IF p_amount < 0 THEN
       RAISE EXCEPTION 'a win is not negative' USING ERRCODE = 'GW001';
     END IF;
-    IF p_amount > 0 THEN
-      UPDATE wallets w SET available = w.available + p_amount
-      WHERE w.id = p_wallet_id
-        AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
-          WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret)
-      RETURNING w.available, w.bonus INTO v_available, v_bonus;
-    ELSE
-      SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w
-      WHERE w.id = p_wallet_id
-        AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
-          WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret)
-      FOR UPDATE OF w;
-    END IF;
+    SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w
+    WHERE w.id = p_wallet_id AND w.user_id = p_user_id AND w.currency_id = p_currency_id
+      AND EXISTS (SELECT 1 FROM game_sessions s WHERE s.id = p_session_id AND s.game_id = p_game_id)
+      AND (SELECT p.wallet_secret FROM providers p WHERE p.id = p_provider_id) = p_wallet_secret
+    FOR UPDATE OF w;
     IF v_available IS NULL THEN
       RAISE EXCEPTION 'the session changed' USING ERRCODE = 'GW002';
     END IF;
@@ -120,9 +110,9 @@ BEGIN
     -- before, by a player with no bonus to wager: it moves back exactly what the call moved and closes
     -- the round. Six statements.
     SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w
-    WHERE w.id = p_wallet_id
-      AND EXISTS (SELECT 1 FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
-        WHERE s.id = p_session_id AND s.game_id = p_game_id AND p.wallet_secret = p_wallet_secret)
+    WHERE w.id = p_wallet_id AND w.user_id = p_user_id AND w.currency_id = p_currency_id
+      AND EXISTS (SELECT 1 FROM game_sessions s WHERE s.id = p_session_id AND s.game_id = p_game_id)
+      AND (SELECT p.wallet_secret FROM providers p WHERE p.id = p_provider_id) = p_wallet_secret
     FOR UPDATE OF w;
     IF v_available IS NULL THEN
       RAISE EXCEPTION 'the session changed' USING ERRCODE = 'GW002';
@@ -142,50 +132,24 @@ BEGIN
     ELSE
       v_change := -v_moved;
     END IF;
-    IF v_change <> 0 THEN
-      UPDATE wallets w SET available = w.available + v_change WHERE w.id = p_wallet_id AND w.available + v_change >= 0
-      RETURNING w.available, w.bonus INTO v_available, v_bonus;
-      IF NOT FOUND THEN
-        RAISE EXCEPTION 'the available balance does not cover the rollback' USING ERRCODE = 'GW002';
-      END IF;
+    IF v_available + v_change < 0 THEN
+      RAISE EXCEPTION 'the available balance does not cover the rollback' USING ERRCODE = 'GW002';
     END IF;
     UPDATE game_rounds r SET closed = true, updated_at = p_at,
       staked_available = r.staked_available - CASE p_action WHEN 'rollbackBet' THEN v_moved ELSE 0 END,
       won = r.won - CASE p_action WHEN 'rollbackWin' THEN v_moved ELSE 0 END
     WHERE r.id = v_round;
-    v_units := (v_moved * 100000000)::numeric(40, 0)::text;
-    v_hash := encode(sha256(convert_to(format(
-      '{"kind":"game.%s","legs":[["system:%s:house","%s"],["wallet:%s:available","%s"]],"visible":[%s,"casino","%s","completed","%s",%s],"related":%s}',
-      lower(p_action), p_currency_id, CASE WHEN v_change > 0 THEN '-' ELSE '' END || v_units, p_wallet_id,
-      CASE WHEN v_change < 0 THEN '-' ELSE '' END || v_units, p_wallet_id, p_action, v_units, to_json(p_game_identifier)::text,
-      coalesce(v_related::text, 'null')), 'UTF8')), 'hex');
   ELSE
     RAISE EXCEPTION 'action % takes the general path', p_action USING ERRCODE = 'GW001';
   END IF;
 
   IF v_change <> 0 THEN
-    WITH t AS (
-      INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, user_id, wallet_id, currency_id,
-        type, action_type, status, amount, before_balance, after_balance, game_identifier, created_at, related_transaction_id)
-      VALUES (p_ledger_public_id, 'game.' || lower(p_action), p_ledger_scope, p_ledger_key, v_hash, p_user_id, p_wallet_id, p_currency_id,
-        'casino', p_action, 'completed', v_moved, v_available - v_change, v_available, p_game_identifier, p_at, v_related)
-      ON CONFLICT (idempotency_scope, idempotency_key) DO NOTHING
-      RETURNING id
-    ), e AS (
-      INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
-      SELECT t.id, x.account_id, p_currency_id, x.amount FROM t CROSS JOIN (
-        SELECT a.id AS account_id, v_change AS amount FROM ledger_accounts a WHERE a.wallet_id = p_wallet_id AND a.kind = 'available'
-        UNION ALL
-        SELECT a.id, -v_change FROM ledger_accounts a WHERE a.wallet_id IS NULL AND a.currency_id = p_currency_id AND a.kind = 'house'
-      ) x
-      RETURNING 1
-    )
-    SELECT t.id, (SELECT count(*)::integer FROM e) INTO v_ledger, v_entries FROM t;
-    IF v_ledger IS NULL THEN
+    SELECT l.out_id, l.out_replayed, l.out_available, l.out_bonus INTO v_ledger, v_replayed, v_available, v_bonus
+    FROM ledger_post('game.' || lower(p_action), p_at, ARRAY[p_wallet_id, NULL], ARRAY[NULL, p_currency_id], ARRAY['available', 'house'],
+      ARRAY[v_change, -v_change], p_ledger_scope, p_ledger_key, p_wallet_id, 'casino', p_action, 'completed', v_moved, p_game_identifier, v_related,
+      p_ledger_public_id) l;
+    IF v_replayed THEN
       RAISE EXCEPTION 'the ledger already holds this call' USING ERRCODE = 'GW001';
-    END IF;
-    IF v_entries <> 2 THEN
-      RAISE EXCEPTION 'wallet % or currency % has no ledger account', p_wallet_id, p_currency_id;
     END IF;
   END IF;
 

@@ -1,0 +1,7 @@
+-- The ledger gets its one writer, ledger_post (server/db/schema/1_function_ledger_post.sql), which computes
+-- a posting's request hash itself: the money functions no longer take one from the server, so their
+-- signatures change and the old ones go (the schema folder creates the new ones).
+DROP FUNCTION game_wallet_play(text, bigint, bigint, integer, boolean, integer, text, bigint, text, text, text, numeric, text, uuid, text, text,
+  text, timestamptz, text, text);
+DROP FUNCTION game_wallet_play_batch(text[], bigint[], bigint[], integer[], boolean[], integer[], text[], bigint[], text[], text[], text[],
+  numeric[], text[], uuid[], text[], text[], text[], text[], timestamptz);
