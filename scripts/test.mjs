@@ -1,11 +1,24 @@
 // npm test: every layer of the project, in order, stopping at the first failure.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
 const started = Date.now();
 const timings = [];
+// scripts/test-profile.mjs sets it: the Vitest reports and the stages' times are kept there, for its table.
+const profileDir = process.env.TEST_PROFILE_DIR;
+const stages = [];
+// Each Vitest pass also writes a JSON report, summed up in the closing line.
+const reports = [];
+const reportTitles = [];
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+// Written after every stage, so a run that stops at a failure still leaves the times of what ran.
+function writeProfile() {
+  if (!profileDir) return;
+  const data = { total: (Date.now() - started) / 1000, stages, reports: reports.map((file, i) => ({ file, title: reportTitles[i] })) };
+  writeFileSync(`${profileDir}/stages.json`, JSON.stringify(data, null, 2));
+}
 
 function step(title, command, args, env = {}) {
   console.log(`\n=== ${title}: ${[command, ...args].join(' ')}`);
@@ -13,6 +26,8 @@ function step(title, command, args, env = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   timings.push(`${title}: ${seconds} s`);
+  stages.push({ title, start: (t0 - started) / 1000, seconds: Number(seconds) });
+  writeProfile();
   if (result.status !== 0) {
     console.error(`\n${title} failed (exit ${result.status ?? result.signal}) after ${seconds} s`);
     process.exit(1);
@@ -43,6 +58,8 @@ async function together(title, steps) {
         }),
     ),
   );
+  stages.push({ title, start: (t0 - started) / 1000, seconds: (Date.now() - t0) / 1000, parts: results.map((r) => ({ title: r.name, seconds: Number(r.seconds) })) });
+  writeProfile();
   timings.push(`${title}: ${((Date.now() - t0) / 1000).toFixed(1)} s (${results.map((r) => `${r.name} ${r.seconds} s`).join(', ')})`);
   const failure = results.find((r) => r.status !== 0);
   if (failure) {
@@ -57,11 +74,8 @@ await together('Contract lint, typecheck and lint', [
   ['Lint', bin('eslint'), ['.']],
 ]);
 step('Reset contract coverage', bin('tsx'), ['scripts/check-contract-coverage.ts', '--reset']);
-// Each Vitest pass also writes a JSON report, summed up in the closing line.
-const reports = [];
-const reportTitles = [];
 function vitest(title, files, env = {}) {
-  const report = `.tmp/vitest-${process.pid}-${reports.length + 1}.json`;
+  const report = profileDir ? `${profileDir}/vitest-${reports.length + 1}.json` : `.tmp/vitest-${process.pid}-${reports.length + 1}.json`;
   rmSync(report, { force: true });
   reports.push(report);
   reportTitles.push(title);
@@ -135,6 +149,8 @@ step('Contract coverage (operations called, error codes produced)', bin('tsx'), 
 step('Build the SPA', bin('vite'), ['build', '--logLevel', 'warn']);
 vitest('Browser tests (Chromium against the built SPA and the server)', ['--config', 'vitest.e2e.config.ts']);
 
+writeProfile();
+
 let passed = 0;
 let failed = 0;
 const slowest = [];
@@ -152,7 +168,7 @@ for (const [index, report] of reports.entries()) {
       if ((test.duration ?? 0) > (worst?.duration ?? -1)) worst = { ...test, file: file.name.replace(`${process.cwd()}/`, '') };
     }
   }
-  rmSync(report, { force: true });
+  if (!profileDir) rmSync(report, { force: true });
   if (worst) slowest.push(`${reportTitles[index]}: ${(worst.duration / 1000).toFixed(1)} s, ${worst.file} > ${worst.title}`);
 }
 // Timeouts are set to hold on a machine three times slower (vitest.config.ts, vitest.e2e.config.ts): the
