@@ -53,6 +53,7 @@ DECLARE
   v_after record;
   v_change numeric;
   v_visible_currency integer;
+  v_user bigint;
 BEGIN
   -- 1. The posting checked, netted per account, each account found by its key, the request hash made,
   --    and the transaction vouched for (an error below undoes the setting with the rest), in one query.
@@ -177,7 +178,7 @@ BEGIN
       out_available := v_after.available;
       out_bonus := v_after.bonus;
       v_change := v_after.change;
-      v_existing := v_after;
+      v_user := v_after.user_id;
     END IF;
   END LOOP;
 
@@ -187,7 +188,7 @@ BEGIN
   WITH t AS (
     INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, related_transaction_id, user_id, wallet_id,
       currency_id, type, action_type, status, amount, before_balance, after_balance, game_identifier, created_at)
-    VALUES (v_public_id, p_kind, p_scope, p_key, v_hash, p_related, CASE WHEN p_visible_wallet IS NOT NULL THEN v_existing.user_id END,
+    VALUES (v_public_id, p_kind, p_scope, p_key, v_hash, p_related, v_user,
       p_visible_wallet, v_visible_currency, p_type, p_action_type, p_status, p_visible_amount, out_available - v_change, out_available,
       p_game_identifier, p_at)
     RETURNING id
