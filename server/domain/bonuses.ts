@@ -1,5 +1,5 @@
 import type { components } from '../../src/api/schema.d.ts';
-import { divRound, formatAmount, formatFixed, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { formatAmount, formatFixed, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import type { AppContext } from '../context.ts';
 import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { DomainError } from './errors.ts';
@@ -16,7 +16,10 @@ import {
 } from './ledger.ts';
 
 /**
- * Bonuses and referral rewards (migration 0009_bonuses.sql).
+ * Bonuses and referral rewards (migration 0009_bonuses.sql). The life cycle below is written once, as
+ * database functions (server/db/schema/1_function_bonus_*.sql: bonus_settle, bonus_activate, bonus_fund,
+ * bonus_end, bonus_record_wagering, bonus_apply_deposit, bonus_running_id, bonus_money_home,
+ * bonus_cashout_blocked), which this module calls and the money operations written in SQL call alike.
  *
  * - A player claims an offer in the wallet of its currency. At most one bonus is active per player; later
  *   claims queue and activate, oldest first, when the active one ends (completed, forfeited, expired).
@@ -38,7 +41,7 @@ import {
  * repeat answers the first answer, the key with another request is refused.
  *
  * Locks: a bonus row changes only while its wallet row is locked. Player requests lock all the player's
- * wallets in id order first; a bet or a deposit already holds its own wallet, so from there only bonuses
+ * wallets in id order first (bonus_settle does, given no wallet); a bet or a deposit already holds its own wallet, so from there only bonuses
  * of that wallet are ended or activated (a queued bonus in another wallet activates on the next touch).
  */
 
@@ -51,12 +54,11 @@ export type ReferralStatusDto = components['schemas']['ReferralStatus'];
 
 const DAY_MS = 24 * 60 * 60_000;
 
-/** Idempotency keys of the bonus postings: one credit and one ending per claimed bonus, one per referral claim. */
-const bonusKey = {
-  credit: (userBonusId: number): IdempotencyKey => ({ scope: 'bonus:credit', key: String(userBonusId) }),
-  end: (userBonusId: number): IdempotencyKey => ({ scope: 'bonus:end', key: String(userBonusId) }),
-  referral: (userId: number, referredCount: number): IdempotencyKey => ({ scope: 'referral', key: `${userId}:${referredCount}` }),
-};
+/**
+ * Idempotency key of a referral claim's posting, one per running total paid for. (A bonus's credit and its
+ * ending are posted by bonus_fund and bonus_end under ('bonus:credit' | 'bonus:end', the user_bonus id).)
+ */
+const referralKey = (userId: number, referredCount: number): IdempotencyKey => ({ scope: 'referral', key: `${userId}:${referredCount}` });
 
 // ---------------------------------------------------------------------------------------------------
 // Rows
@@ -111,235 +113,70 @@ async function requireBonus(db: Queryable, bonusId: number): Promise<BonusRow> {
   return bonus;
 }
 
-/** The player's active bonus, locked. */
-async function activeBonus(tx: Queryable, userId: number): Promise<UserBonusRow | undefined> {
-  return maybeOne<UserBonusRow>(tx, `SELECT ${USER_BONUS_COLUMNS} FROM user_bonuses ub WHERE ub.user_id = $1 AND ub.status = 'active' FOR UPDATE`, [
-    userId,
-  ]);
-}
-
-async function walletBonusBalance(tx: Queryable, walletId: number): Promise<bigint> {
-  const row = await one<{ bonus: string }>(tx, 'SELECT bonus FROM wallets WHERE id = $1', [walletId]);
-  return parseSignedAmount(row.bonus);
-}
-
-/** A deposit bonus waiting for its qualifying deposit has nothing credited and nothing to wager yet. */
-function isUnfundedDepositBonus(row: UserBonusRow, bonus: Pick<BonusRow, 'type'>): boolean {
-  return bonus.type === 'deposit' && row.deposit_id === null;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Life cycle (inside the caller's transaction, the bonus's wallet locked)
-
-/** `amount` × the offer's wagering multiplier. */
-function toWager(amount: bigint, multiplier: number): bigint {
-  return amount * BigInt(multiplier);
-}
-
-/** Credits `amount` of bonus money to an active bonus and sets what must be wagered; completes it at once when that is nothing. */
-async function fund(tx: Queryable, row: UserBonusRow, bonus: BonusRow, amount: bigint, at: Date, depositId: number | null): Promise<void> {
-  const posted = await postTransaction(tx, {
-    kind: 'bonus.credit',
-    at,
-    legs: transfer(systemAccount(row.currency_id, 'bonus_pool'), walletAccount(row.wallet_id, 'bonus'), amount),
-    idempotency: bonusKey.credit(row.id),
-    visible: { walletId: row.wallet_id, type: 'bonus', actionType: 'bonus', status: 'completed', amount },
-  });
-  const amountToWager = toWager(amount, bonus.wagering_multiplier);
-  await tx.query(
-    'UPDATE user_bonuses SET amount = $2, amount_to_wager = $3, deposit_id = $4, credit_transaction_id = $5 WHERE id = $1',
-    [row.id, formatFixed(amount), formatFixed(amountToWager), depositId, posted.transaction.id],
-  );
-  if (amountToWager === 0n) await end(tx, row, 'completed', at);
-}
-
-/**
- * Ends an active or queued bonus. Completion moves what is left of the wallet's bonus balance to
- * available; forfeit and expiry return it to bonus_pool. A queued bonus had nothing credited.
- */
-async function end(tx: Queryable, row: UserBonusRow, status: 'completed' | 'forfeited' | 'expired', at: Date): Promise<void> {
-  let endTransactionId: number | null = null;
-  if (row.status === 'active') {
-    const remaining = await walletBonusBalance(tx, row.wallet_id);
-    if (remaining > 0n) {
-      const completed = status === 'completed';
-      const posted = await postTransaction(tx, {
-        kind: completed ? 'bonus.conversion' : 'bonus.forfeit',
-        at,
-        legs: transfer(
-          walletAccount(row.wallet_id, 'bonus'),
-          completed ? walletAccount(row.wallet_id, 'available') : systemAccount(row.currency_id, 'bonus_pool'),
-          remaining,
-        ),
-        idempotency: bonusKey.end(row.id),
-        visible: {
-          walletId: row.wallet_id,
-          type: 'bonus',
-          actionType: completed ? 'bonusConversion' : 'bonusForfeit',
-          status: 'completed',
-          amount: remaining,
-        },
-      });
-      endTransactionId = posted.transaction.id;
-    }
-  }
-  await tx.query('UPDATE user_bonuses SET status = $2, ended_at = $3, end_transaction_id = $4 WHERE id = $1', [row.id, status, at, endTransactionId]);
-}
-
-/** Activates a queued bonus: its clock starts now; a fixed bonus is credited now. */
-async function activate(tx: Queryable, row: UserBonusRow, at: Date): Promise<void> {
-  const bonus = await requireBonus(tx, row.bonus_id);
-  if (bonus.valid_till !== null && bonus.valid_till.getTime() <= at.getTime()) {
-    // The offer ended while the claim waited in the queue: it never starts.
-    await tx.query("UPDATE user_bonuses SET status = 'expired', ended_at = $2 WHERE id = $1", [row.id, at]);
-    return;
-  }
-  let expireAt = new Date(at.getTime() + bonus.valid_days * DAY_MS);
-  if (bonus.valid_till !== null && bonus.valid_till.getTime() < expireAt.getTime()) expireAt = bonus.valid_till;
-  await tx.query("UPDATE user_bonuses SET status = 'active', activated_at = $2, expire_at = $3 WHERE id = $1", [row.id, at, expireAt]);
-  const activeRow: UserBonusRow = { ...row, status: 'active', activated_at: at, expire_at: expireAt };
-  if (bonus.type === 'deposit') return;
-  const amount = roundToCurrency(parseAmount(bonus.amount ?? '0'), bonus.decimals, 'down');
-  if (amount > 0n) await fund(tx, activeRow, bonus, amount, at, null);
-  else await end(tx, activeRow, 'completed', at);
-}
-
-/**
- * Applies the lazy rules: expires the active bonus when its time is up, then activates queued bonuses
- * (oldest first) while none is active. `walletId` limits both to bonuses of that wallet (the one the
- * caller holds locked); null means every wallet of the player is locked.
- */
-async function settle(tx: Queryable, userId: number, at: Date, walletId: number | null): Promise<UserBonusRow | undefined> {
-  const inScope = (row: UserBonusRow) => walletId === null || row.wallet_id === walletId;
-  for (;;) {
-    const active = await activeBonus(tx, userId);
-    if (active) {
-      if (active.expire_at !== null && active.expire_at.getTime() <= at.getTime() && inScope(active)) {
-        await end(tx, active, 'expired', at);
-        continue;
-      }
-      return active;
-    }
-    const next = await maybeOne<UserBonusRow>(
-      tx,
-      `SELECT ${USER_BONUS_COLUMNS} FROM user_bonuses ub WHERE ub.user_id = $1 AND ub.status = 'queued' ORDER BY ub.id LIMIT 1 FOR UPDATE`,
-      [userId],
-    );
-    if (!next || !inScope(next)) return undefined;
-    await activate(tx, next, at);
-  }
-}
-
 /** Locks every wallet of the player, in id order (the order every player request takes them in). */
 async function lockWallets(tx: Queryable, userId: number): Promise<void> {
   await tx.query('SELECT id FROM wallets WHERE user_id = $1 ORDER BY id FOR UPDATE', [userId]);
 }
 
+/**
+ * The lazy rules (bonus_settle): expires the active bonus when its time is up, then activates queued
+ * bonuses while none is active, every wallet of the player locked first. Returns the active bonus's id.
+ */
+async function settle(tx: Queryable, userId: number, at: Date): Promise<number | null> {
+  return (await one<{ id: number | null }>(tx, 'SELECT bonus_settle($1, $2, NULL) AS id', [userId, at])).id;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Hooks for the other money features
 
-/**
- * Refuses a cashout from `walletId` while its player has an active, unexpired bonus in the wallet's
- * currency whose wagering is not done. An unfunded deposit bonus has nothing to wager and does not block.
- */
+/** Refuses a cashout from `walletId` while a bonus's wagering blocks it (bonus_cashout_blocked). */
 export async function assertCashoutAllowed(db: Queryable, walletId: number, now: Date): Promise<void> {
-  const blocking = await maybeOne<{ id: number }>(
-    db,
-    `SELECT ub.id FROM wallets w JOIN user_bonuses ub ON ub.user_id = w.user_id AND ub.currency_id = w.currency_id
-     WHERE w.id = $1 AND ub.status = 'active' AND (ub.expire_at IS NULL OR ub.expire_at > $2)
-       AND ub.wagered_amount < ub.amount_to_wager
-     LIMIT 1`,
-    [walletId, now],
-  );
-  if (blocking) throw new DomainError('CASHOUT_NOT_ALLOWED');
+  const row = await one<{ blocked: boolean }>(db, 'SELECT bonus_cashout_blocked($1, $2) AS blocked', [walletId, now]);
+  if (row.blocked) throw new DomainError('CASHOUT_NOT_ALLOWED');
 }
 
 /**
- * Counts an accepted bet of `amount` towards the active bonus of its wallet, inside the bet's database
- * transaction (which holds the wallet's lock). The whole stake counts, whichever balance paid it. When
- * the wagering is met the bonus completes (its remaining bonus money becomes available) and the next
- * queued bonus of the same wallet activates. A rolled-back bet passes a negative amount: it is taken off
- * the active bonus's wagering (never below zero); a bonus already completed stays completed.
+ * Counts an accepted bet of `amount` towards the active bonus of its wallet (bonus_record_wagering),
+ * inside the bet's database transaction, which holds the wallet's lock. A rolled-back bet passes a
+ * negative amount.
  */
 export async function recordWagering(
   tx: Queryable,
   input: { userId: number; walletId: number; currencyId: number; amount: bigint; at: Date },
 ): Promise<void> {
   if (input.amount === 0n) return;
-  const active = await settle(tx, input.userId, input.at, input.walletId);
-  if (!active || active.wallet_id !== input.walletId || active.currency_id !== input.currencyId) return;
-  const bonus = await requireBonus(tx, active.bonus_id);
-  if (isUnfundedDepositBonus(active, bonus)) return;
-  let wagered = parseSignedAmount(active.wagered_amount) + input.amount;
-  if (wagered < 0n) wagered = 0n;
-  await tx.query('UPDATE user_bonuses SET wagered_amount = $2 WHERE id = $1', [active.id, formatFixed(wagered)]);
-  if (input.amount < 0n) return;
-  if (wagered >= parseSignedAmount(active.amount_to_wager)) {
-    await end(tx, active, 'completed', input.at);
-    await settle(tx, input.userId, input.at, input.walletId);
-  }
+  await tx.query('SELECT bonus_record_wagering($1, $2, $3, $4, $5)', [input.userId, input.walletId, input.currencyId, formatFixed(input.amount), input.at]);
 }
 
 /** Where a bonus's money is now: the bonus balance while it runs, available once completed, the pool once it ended otherwise. */
 export type BonusMoneyHome = 'bonus' | 'available' | 'pool';
 
-/**
- * The running bonus of a wallet (active, funded, not past its expireAt): the one whose money a bet paid
- * from the bonus balance is, since only a running bonus holds a bonus balance.
- */
+/** The running bonus of a wallet (bonus_running_id): the one whose money a bet paid from the bonus balance is. */
 export async function runningBonusId(db: Queryable, walletId: number, now: Date): Promise<number | null> {
-  const row = await maybeOne<{ id: number }>(
-    db,
-    `SELECT ub.id::int AS id FROM user_bonuses ub JOIN bonuses b ON b.id = ub.bonus_id
-     WHERE ub.wallet_id = $1 AND ub.status = 'active' AND (ub.expire_at IS NULL OR ub.expire_at > $2)
-       AND (b.type <> 'deposit' OR ub.deposit_id IS NOT NULL)`,
-    [walletId, now],
-  );
-  return row?.id ?? null;
+  return (await one<{ id: number | null }>(db, 'SELECT bonus_running_id($1, $2) AS id', [walletId, now])).id;
 }
 
-/**
- * Where the money of the bonus that paid part of a round's stake belongs now (migration 0032): a round's
- * bonus-paid share, of its stake and of its wins, follows that bonus whatever happens to it while the
- * round is in play. A round begun before the column was kept names no bonus: the wallet's running bonus
- * then, if any, else the pool.
- */
+/** Where the money of the bonus that paid part of a round's stake belongs now (bonus_money_home). */
 export async function bonusMoneyHome(db: Queryable, userBonusId: number | null, walletId: number, now: Date): Promise<BonusMoneyHome> {
-  if (userBonusId === null) return (await runningBonusId(db, walletId, now)) === null ? 'pool' : 'bonus';
-  const row = await one<{ status: string; running: boolean }>(
-    db,
-    `SELECT status, status = 'active' AND (expire_at IS NULL OR expire_at > $2) AS running FROM user_bonuses WHERE id = $1`,
-    [userBonusId, now],
-  );
-  if (row.running) return 'bonus';
-  return row.status === 'completed' ? 'available' : 'pool';
+  return (await one<{ home: BonusMoneyHome }>(db, 'SELECT bonus_money_home($1, $2, $3) AS home', [userBonusId, walletId, now])).home;
 }
 
 /**
  * A deposit was credited (inside its database transaction, the wallet locked): funds the player's active
- * deposit bonus of that wallet when the deposit reaches its minimum.
+ * deposit bonus of that wallet when the deposit reaches its minimum (bonus_apply_deposit).
  */
 export async function applyDepositBonus(
   tx: Queryable,
   deposit: { depositId: number; userId: number; walletId: number; currencyId: number; amount: bigint; credit: LedgerTransaction },
 ): Promise<void> {
-  const at = deposit.credit.createdAt;
-  const active = await settle(tx, deposit.userId, at, deposit.walletId);
-  if (!active || active.wallet_id !== deposit.walletId) return;
-  const bonus = await requireBonus(tx, active.bonus_id);
-  if (!isUnfundedDepositBonus(active, bonus)) return;
-  if (deposit.amount < parseAmount(bonus.min_deposit ?? '0')) return;
-  const percentUnits = parseAmount(bonus.percentage ?? '0');
-  let amount = divRound(deposit.amount * percentUnits, 100n * 10n ** 8n, 'down');
-  if (bonus.amount !== null) {
-    const cap = parseAmount(bonus.amount);
-    if (amount > cap) amount = cap;
-  }
-  amount = roundToCurrency(amount, bonus.decimals, 'down');
-  if (amount <= 0n) return;
-  await fund(tx, active, bonus, amount, at, deposit.depositId);
-  // Nothing to wager completes it at once, and the next queued bonus of this wallet may start.
-  await settle(tx, deposit.userId, at, deposit.walletId);
+  await tx.query('SELECT bonus_apply_deposit($1, $2, $3, $4, $5, $6)', [
+    deposit.depositId,
+    deposit.userId,
+    deposit.walletId,
+    deposit.currencyId,
+    formatFixed(deposit.amount),
+    deposit.credit.createdAt,
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -441,8 +278,7 @@ export async function listUserBonuses(
   const { limit, offset } = normalisePaging(filter);
   const status = filter.status ?? null;
   return ctx.db.transaction(async (tx) => {
-    await lockWallets(tx, userId);
-    await settle(tx, userId, ctx.now(), null);
+    await settle(tx, userId, ctx.now());
     const rows = await tx.query<UserBonusRow & { currency_code: string }>(
       `SELECT ${USER_BONUS_COLUMNS}, c.code AS currency_code FROM user_bonuses ub JOIN currencies c ON c.id = ub.currency_id
        WHERE ub.user_id = $1 AND ($2::text IS NULL OR ub.status = $2) ORDER BY ub.id DESC LIMIT $3 OFFSET $4`,
@@ -480,8 +316,7 @@ export async function claimBonus(
     const wallet = await maybeOne<{ id: number }>(tx, 'SELECT id FROM wallets WHERE user_id = $1 AND currency_id = $2', [userId, input.currencyId]);
     if (input.currencyId !== bonus.currency_id || !bonus.currency_enabled || !wallet) throw new DomainError('CURRENCY_NOT_AVAILABLE');
 
-    await lockWallets(tx, userId);
-    const active = await settle(tx, userId, now, null);
+    const active = await settle(tx, userId, now);
     const earlier = await tx.query<{ status: UserBonusStatus; claimed_at: Date }>(
       'SELECT status, claimed_at FROM user_bonuses WHERE user_id = $1 AND bonus_id = $2',
       [userId, bonus.id],
@@ -497,7 +332,7 @@ export async function claimBonus(
          activated_at, expire_at, deposit_id`,
       [userId, bonus.id, wallet.id, bonus.currency_id, now],
     );
-    if (!active) await settle(tx, userId, now, null);
+    if (active === null) await settle(tx, userId, now);
     return loadUserBonus(tx, inserted.id);
   });
 }
@@ -506,17 +341,15 @@ export async function claimBonus(
 export async function forfeitBonus(ctx: AppContext, userId: number, userBonusId: number, idempotencyKey?: string): Promise<{ success: true }> {
   return oncePerKey(ctx, playerRequest(userId, 'bonusCancel', idempotencyKey, [userBonusId]), async (tx) => {
     const now = ctx.now();
-    await lockWallets(tx, userId);
-    await settle(tx, userId, now, null);
-    const row = await maybeOne<UserBonusRow>(
-      tx,
-      `SELECT ${USER_BONUS_COLUMNS} FROM user_bonuses ub WHERE ub.id = $1 AND ub.user_id = $2 FOR UPDATE`,
-      [userBonusId, userId],
-    );
+    await settle(tx, userId, now);
+    const row = await maybeOne<{ status: UserBonusStatus }>(tx, 'SELECT status FROM user_bonuses WHERE id = $1 AND user_id = $2 FOR UPDATE', [
+      userBonusId,
+      userId,
+    ]);
     if (!row) throw new DomainError('NOT_FOUND');
     if (row.status !== 'active' && row.status !== 'queued') throw new DomainError('INVALID_BONUS');
-    await end(tx, row, 'forfeited', now);
-    await settle(tx, userId, now, null);
+    await tx.query("SELECT bonus_end($1, 'forfeited', $2)", [userBonusId, now]);
+    await settle(tx, userId, now);
     return { success: true as const };
   });
 }
@@ -606,7 +439,7 @@ export async function claimReferralReward(
         kind: 'referral.reward',
         at: now,
         legs: transfer(systemAccount(input.currencyId, 'bonus_pool'), walletAccount(wallet.id, 'available'), amount),
-        idempotency: bonusKey.referral(userId, upTo),
+        idempotency: referralKey(userId, upTo),
         visible: { walletId: wallet.id, type: 'referral', actionType: 'referral', status: 'completed', amount },
       });
       transactionId = posted.transaction.id;

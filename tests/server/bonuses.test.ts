@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../src/api/schema.d.ts';
-import { assertCashoutAllowed, recordWagering, runningBonusId } from '../../server/domain/bonuses.ts';
+import { sqlState } from '../../server/db/db.ts';
+import { assertCashoutAllowed, bonusMoneyHome, recordWagering, runningBonusId } from '../../server/domain/bonuses.ts';
 import { DomainError } from '../../server/domain/errors.ts';
+import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { parseSignedAmount } from '../../src/money.ts';
 import { newPlayer, registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
-import { code, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
+import { chainTransfer, code, depositAddress, expectLedgerBalanced, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player } from '../helpers/money.ts';
 
 /**
  * Bonuses and referral rewards through HTTP, against the seeded catalogue (one LTC offer of each kind):
@@ -420,5 +422,176 @@ describe('referral status', () => {
 
   it('needs a signed-in player', async () => {
     expect(code(await server.call('bonusReferral', {}))).toEqual([401, 'ACCESS_TOKEN_EXPIRED_OR_NOT_PASSED']);
+  });
+});
+
+describe('the life cycle in the database (server/db/schema/1_function_bonus_*.sql)', () => {
+  const userId = (player: Player) => player.user.id as number;
+  /** Runs `sql` in a transaction of its own; its error, if any, is SQLSTATE and message. */
+  const run = (sql: string, params: unknown[]) => server.db.transaction((tx) => tx.query(sql, params));
+  const refusal = async (sql: string, params: unknown[]) => {
+    try {
+      await run(sql, params);
+    } catch (error) {
+      return sqlState(error);
+    }
+    return 'accepted';
+  };
+  /** A new offer, as the catalogue would hold it. */
+  const offer = async (values: { type: string; amount?: string; percentage?: string; minDeposit?: string; currency?: string; multiplier?: number }) =>
+    (
+      await server.db.query<{ id: number }>(
+        `INSERT INTO bonuses (type, name, amount, percentage, min_deposit, currency_id, wagering_multiplier, valid_days)
+         SELECT $1, 'Life cycle test offer', $2, $3, $4, id, $5, 7 FROM currencies WHERE code = $6 RETURNING id`,
+        [values.type, values.amount ?? null, values.percentage ?? null, values.minDeposit ?? null, values.multiplier ?? 10, values.currency ?? 'LTC'],
+      )
+    )[0]!.id;
+  const userBonus = async (id: number) =>
+    (
+      await server.db.query<{ status: string; amount: string; wagered_amount: string; deposit_id: number | null }>(
+        'SELECT status, amount::text, wagered_amount::text, deposit_id FROM user_bonuses WHERE id = $1',
+        [id],
+      )
+    )[0]!;
+
+  it('bonus_record_wagering: a rolled-back bet takes its stake off the wagering, never below zero, and never completes a bonus', async () => {
+    const player = await registeredPlayer(server);
+    const id = (await claim(player, offers.bet!)).body.data.userBonus.id as number;
+    const wallet = await ltcWallet(player);
+    const wager = (amount: string, currencyId = LTC) =>
+      run('SELECT bonus_record_wagering($1, $2, $3, $4, $5)', [userId(player), wallet.id, currencyId, amount, server.clock.now()]);
+
+    await wager('0.004');
+    // Another currency than the bonus's: not counted.
+    await wager('0.004', 2);
+    expect(await userBonus(id)).toMatchObject({ status: 'active', wagered_amount: '0.00400000' });
+    await wager('-0.01');
+    expect(await userBonus(id)).toMatchObject({ status: 'active', wagered_amount: '0.00000000' });
+    await wager('0');
+    await wager('0.01');
+    // Met: completed, its money available.
+    expect(await userBonus(id)).toMatchObject({ status: 'completed', wagered_amount: '0.01000000' });
+    expect(await ltcWallet(player)).toMatchObject({ available: '0.002', bonus: '0' });
+    // A rollback after completion leaves the completed bonus as it is.
+    await wager('-0.01');
+    expect(await userBonus(id)).toMatchObject({ status: 'completed', wagered_amount: '0.01000000' });
+  });
+
+  it('bonus_money_home and bonus_running_id: the bonus balance while it runs, available once completed, the pool otherwise', async () => {
+    const player = await registeredPlayer(server);
+    const wallet = await ltcWallet(player);
+    const now = () => server.clock.now();
+    expect(await bonusMoneyHome(server.db, null, wallet.id, now())).toBe('pool');
+    const first = (await claim(player, offers.bet!)).body.data.userBonus.id as number;
+    const second = (await claim(player, offers.loyalty!)).body.data.userBonus.id as number;
+    expect(await runningBonusId(server.db, wallet.id, now())).toBe(first);
+    expect(await bonusMoneyHome(server.db, first, wallet.id, now())).toBe('bonus');
+    expect(await bonusMoneyHome(server.db, null, wallet.id, now())).toBe('bonus');
+    // Past its expire_at it no longer runs, though no one touched it yet.
+    expect(await bonusMoneyHome(server.db, first, wallet.id, new Date(now().getTime() + 8 * DAY))).toBe('pool');
+    expect(await runningBonusId(server.db, wallet.id, new Date(now().getTime() + 8 * DAY))).toBeNull();
+
+    await bet(player, '0.01');
+    expect(await bonusMoneyHome(server.db, first, wallet.id, now())).toBe('available');
+    expect(await runningBonusId(server.db, wallet.id, now())).toBe(second);
+    await forfeit(player, second);
+    expect(await bonusMoneyHome(server.db, second, wallet.id, now())).toBe('pool');
+    expect(await refusal('SELECT bonus_money_home($1, $2, $3)', [999_999_999, wallet.id, now()])).toBe('BN001');
+  });
+
+  it('refuses to end, credit or activate a bonus in the wrong state, and a deposit credit without its deposit (BN001)', async () => {
+    const player = await registeredPlayer(server);
+    const wallet = await ltcWallet(player);
+    const active = (await claim(player, offers.bet!)).body.data.userBonus.id as number;
+    const queued = (await claim(player, offers.loyalty!)).body.data.userBonus.id as number;
+    const at = server.clock.now();
+    const before = await ledgerTransactionCount();
+    expect(await refusal('SELECT bonus_activate($1, $2)', [active, at])).toBe('BN001');
+    expect(await refusal('SELECT bonus_fund($1, $2, $3, NULL)', [queued, '0.001', at])).toBe('BN001');
+    expect(await refusal('SELECT bonus_fund($1, $2, $3, NULL)', [active, '0', at])).toBe('BN001');
+    expect(await refusal('SELECT bonus_end($1, $2, $3)', [active, 'active', at])).toBe('BN001');
+    expect(await refusal('SELECT bonus_apply_deposit(NULL, $1, $2, $3, $4, $5)', [userId(player), wallet.id, LTC, '1', at])).toBe('BN001');
+    await forfeit(player, active);
+    expect(await refusal('SELECT bonus_end($1, $2, $3)', [active, 'forfeited', at])).toBe('BN001');
+    // The forfeit's posting and the credit of the bonus it started, nothing else.
+    expect(await ledgerTransactionCount()).toBe(before + 2);
+    expect(await userBonus(queued)).toMatchObject({ status: 'active' });
+  });
+
+  it('posts what postTransaction posted for a credit and an ending, so those postings replay on its rows', async () => {
+    const player = await registeredPlayer(server);
+    const wallet = await ltcWallet(player);
+    const id = (await claim(player, offers.bet!)).body.data.userBonus.id as number;
+    await bet(player, '0.004');
+    await forfeit(player, id);
+    const [row] = await server.db.query<{ credit: number; ended: number; at: Date; ended_at: Date }>(
+      'SELECT credit_transaction_id AS credit, end_transaction_id AS ended, activated_at AS at, ended_at FROM user_bonuses WHERE id = $1',
+      [id],
+    );
+    const amount = 200_000n;
+    const credit = await server.db.transaction((tx) =>
+      postTransaction(tx, {
+        kind: 'bonus.credit',
+        at: row!.at,
+        legs: transfer(systemAccount(LTC, 'bonus_pool'), walletAccount(wallet.id, 'bonus'), amount),
+        idempotency: { scope: 'bonus:credit', key: String(id) },
+        visible: { walletId: wallet.id, type: 'bonus', actionType: 'bonus', status: 'completed', amount },
+      }),
+    );
+    expect([credit.replayed, credit.transaction.id]).toEqual([true, row!.credit]);
+    const ending = await server.db.transaction((tx) =>
+      postTransaction(tx, {
+        kind: 'bonus.forfeit',
+        at: row!.ended_at,
+        legs: transfer(walletAccount(wallet.id, 'bonus'), systemAccount(LTC, 'bonus_pool'), amount),
+        idempotency: { scope: 'bonus:end', key: String(id) },
+        visible: { walletId: wallet.id, type: 'bonus', actionType: 'bonusForfeit', status: 'completed', amount },
+      }),
+    );
+    expect([ending.replayed, ending.transaction.id]).toEqual([true, row!.ended]);
+    expect(await ltcWallet(player)).toMatchObject({ available: '0', bonus: '0' });
+  });
+
+  it('rounds a fixed amount down to its currency, and a deposit share down to 1e-8, then to the cap', async () => {
+    const player = await registeredPlayer(server);
+    const usdt = await offer({ type: 'loyalty', amount: '1.23456789', currency: 'USDT' });
+    const claimed = await claim(player, usdt, 4);
+    expect(claimed.body.data.userBonus, JSON.stringify(claimed.body)).toMatchObject({ status: 'active', amount: '1.234567', amountToWager: '12.34567' });
+    await forfeit(player, claimed.body.data.userBonus.id as number);
+
+    const uncapped = await offer({ type: 'deposit', percentage: '33.3333', minDeposit: '0.1' });
+    const capped = await offer({ type: 'deposit', percentage: '33.3333', minDeposit: '0.1', amount: '0.03' });
+    const first = (await claim(player, uncapped)).body.data.userBonus.id as number;
+    const second = (await claim(player, capped)).body.data.userBonus.id as number;
+    const address = await depositAddress(server, player, '0.5');
+    const send = async (amount: string) => {
+      const txId = await chainTransfer(server, address, amount);
+      const confirmed = await server.call('devChainConfirm', { body: { txId, confirmations: 6 } });
+      expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    };
+    // Under the minimum: nothing.
+    await send('0.09');
+    expect(await userBonus(first)).toMatchObject({ status: 'active', amount: '0.00000000', deposit_id: null });
+    // 0.12345678 × 33.3333 % = 0.0411522188...: 0.04115221.
+    await send('0.12345678');
+    expect(await userBonus(first)).toMatchObject({ status: 'active', amount: '0.04115221' });
+    expect((await userBonus(first)).deposit_id).not.toBeNull();
+    await forfeit(player, first);
+    // The next one is capped at 0.03.
+    await send('0.12345678');
+    expect(await userBonus(second)).toMatchObject({ status: 'active', amount: '0.03000000' });
+    expect(await ltcWallet(player)).toMatchObject({ available: '0.33691356', bonus: '0.03' });
+  });
+
+  it('a deposit bonus with nothing to wager converts at once, and the next queued bonus starts', async () => {
+    const player = await registeredPlayer(server);
+    const free = await offer({ type: 'deposit', percentage: '10', minDeposit: '0.01', multiplier: 0 });
+    const first = (await claim(player, free)).body.data.userBonus.id as number;
+    const next = (await claim(player, offers.loyalty!)).body.data.userBonus.id as number;
+    const txId = await chainTransfer(server, await depositAddress(server, player, '0.5'), '0.5');
+    expect((await server.call('devChainConfirm', { body: { txId, confirmations: 6 } })).status).toBe(200);
+    expect(await userBonus(first)).toMatchObject({ status: 'completed', amount: '0.05000000' });
+    expect(await userBonus(next)).toMatchObject({ status: 'active', amount: '0.00500000' });
+    expect(await ltcWallet(player)).toMatchObject({ available: '0.55', bonus: '0.005' });
   });
 });
