@@ -30,9 +30,9 @@ BEGIN
     RETURN;
   END IF;
   SELECT b.type, b.amount, b.percentage, b.min_deposit, (SELECT c.decimals FROM currencies c WHERE c.id = b.currency_id) AS decimals
-  INTO v_offer
-  FROM user_bonuses ub CROSS JOIN LATERAL (SELECT b.* FROM bonuses b WHERE b.id = ub.bonus_id) b
-  WHERE ub.id = v_active AND ub.wallet_id = p_wallet_id AND ub.currency_id = p_currency_id AND ub.deposit_id IS NULL;
+  INTO v_offer FROM bonuses b
+  WHERE b.id = (SELECT ub.bonus_id FROM user_bonuses ub
+    WHERE ub.id = v_active AND ub.wallet_id = p_wallet_id AND ub.currency_id = p_currency_id AND ub.deposit_id IS NULL);
   IF NOT FOUND OR v_offer.type <> 'deposit' OR p_amount < coalesce(v_offer.min_deposit, 0) THEN
     RETURN;
   END IF;

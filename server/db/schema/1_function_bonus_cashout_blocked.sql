@@ -5,13 +5,15 @@ CREATE OR REPLACE FUNCTION bonus_cashout_blocked(p_wallet_id bigint, p_at timest
 -- Planned once per connection, never by reading a table whole: a plan made while the tables were small
 -- still finds each row by its key once they have grown (tests/server/batch-plans.test.ts reads the plans).
 LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
+DECLARE
+  v_wallet record;
 BEGIN
+  SELECT w.user_id, w.currency_id INTO v_wallet FROM wallets w WHERE w.id = p_wallet_id;
   -- The player's one active bonus, found by the player (user_bonuses_one_active).
   RETURN EXISTS (
-    SELECT 1 FROM wallets w CROSS JOIN LATERAL (
-      SELECT ub.currency_id, ub.expire_at, ub.wagered_amount, ub.amount_to_wager FROM user_bonuses ub WHERE ub.user_id = w.user_id AND ub.status = 'active'
-    ) ub
-    WHERE w.id = p_wallet_id AND ub.currency_id = w.currency_id AND (ub.expire_at IS NULL OR ub.expire_at > p_at) AND ub.wagered_amount < ub.amount_to_wager
+    SELECT 1 FROM user_bonuses ub
+    WHERE ub.user_id = v_wallet.user_id AND ub.status = 'active' AND ub.currency_id = v_wallet.currency_id
+      AND (ub.expire_at IS NULL OR ub.expire_at > p_at) AND ub.wagered_amount < ub.amount_to_wager
   );
 END
 $$;
