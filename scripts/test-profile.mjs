@@ -3,7 +3,7 @@
 // first, with the sum per project. `--read DIR` prints the table of an earlier run's folder again.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 
 const readAt = process.argv.indexOf('--read');
 const dir = resolve(readAt >= 0 ? process.argv[readAt + 1] : `.tmp/test-profile-${process.pid}`);
@@ -20,30 +20,35 @@ if (!existsSync(stagesFile)) {
 const { total, stages, reports } = JSON.parse(readFileSync(stagesFile, 'utf8'));
 const s = (seconds) => `${seconds.toFixed(1).padStart(7)} s`;
 
-console.log(`\n##### Profile of npm test (${dir})\n\nStages (start, wall time):`);
+console.log(`\n##### Profile of npm test (${dir})\n\nStages (start, wall time, CPU time of its processes and their share of the 2 cores):`);
 for (const stage of stages) {
-  console.log(`${s(stage.start)}  ${s(stage.seconds)}  ${stage.title}`);
-  for (const part of stage.parts ?? []) console.log(`${' '.repeat(20)}${s(part.seconds)}  ${part.title}`);
+  const cpu = stage.cpu === undefined || stage.cpu === null ? ' '.repeat(22) : `${s(stage.cpu)} ${(stage.cpu / stage.seconds).toFixed(2).padStart(5)} cores`;
+  console.log(`${s(stage.start)}  ${s(stage.seconds)}  ${cpu}  ${stage.title}`);
+  for (const part of stage.parts ?? []) console.log(`${' '.repeat(20)}${s(part.seconds)}  ${' '.repeat(22)}  ${part.title}`);
 }
 console.log(`${' '.repeat(10)}${s(total)}  total`);
 
-const project = (file) => (/^tests\/(unit|mbt)\//.test(file) ? 'unit' : /^tests\/e2e\//.test(file) ? 'browser' : 'server');
-for (const { file, title } of reports) {
-  if (!existsSync(file)) continue;
-  const json = JSON.parse(readFileSync(file, 'utf8'));
-  const files = json.testResults.map((result) => ({
-    name: relative(process.cwd(), result.name),
-    seconds: (result.endTime - result.startTime) / 1000,
-    tests: result.assertionResults.length,
-    slowest: result.assertionResults.reduce((worst, test) => ((test.duration ?? 0) > (worst?.duration ?? -1) ? test : worst), null),
-  }));
-  files.sort((a, b) => b.seconds - a.seconds);
+for (const [index, { file, title }] of reports.entries()) {
+  const timesFile = `${dir}/files-${index + 1}.json`;
+  if (!existsSync(timesFile)) {
+    if (existsSync(file)) console.log(`\n${title}: no file times recorded`);
+    continue;
+  }
+  const files = JSON.parse(readFileSync(timesFile, 'utf8')).map((f) => ({ ...f, total: f.run + f.collect + f.environment + f.prepare }));
+  files.sort((a, b) => b.total - a.total);
   const sums = {};
-  for (const f of files) sums[project(f.name)] = (sums[project(f.name)] ?? 0) + f.seconds;
-  console.log(`\n${title}: ${files.length} files, ${json.numTotalTests} tests; file time summed: ${Object.entries(sums).map(([p, t]) => `${p} ${t.toFixed(1)} s`).join(', ')}`);
   for (const f of files) {
-    const worst = f.slowest ? `  slowest ${((f.slowest.duration ?? 0) / 1000).toFixed(1)} s: ${f.slowest.title}` : '';
-    console.log(`${s(f.seconds)}  ${String(f.tests).padStart(4)} tests  ${f.name}${worst}`);
+    const sum = (sums[f.project || 'browser'] ??= { files: 0, total: 0, run: 0, collect: 0, environment: 0 });
+    sum.files += 1;
+    for (const key of ['total', 'run', 'collect', 'environment']) sum[key] += f[key];
+  }
+  console.log(`\n${title}: ${files.length} files, ${files.reduce((n, f) => n + f.tests, 0)} tests`);
+  for (const [name, sum] of Object.entries(sums)) {
+    console.log(`  ${name}: ${sum.files} files, ${sum.total.toFixed(1)} s of worker time (tests and hooks ${sum.run.toFixed(1)} s, imports ${sum.collect.toFixed(1)} s, environments ${sum.environment.toFixed(1)} s)`);
+  }
+  console.log(`${'total'.padStart(9)}  ${'tests+hooks'.padStart(11)}  ${'import'.padStart(9)}  tests  file`);
+  for (const f of files) {
+    console.log(`${s(f.total)}  ${s(f.run).padStart(11)}  ${s(f.collect)}  ${String(f.tests).padStart(5)}  ${f.file}`);
   }
 }
 process.exit(status);
