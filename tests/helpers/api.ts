@@ -8,6 +8,7 @@ import { createContext } from '../../server/context-factory.ts';
 import type { AppContext } from '../../server/context.ts';
 import type { Db } from '../../server/db/db.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
+import './compiled-schemas.ts';
 import { checkResponse, operation, recordCoverage } from './contract.ts';
 import { createTestDb } from './db.ts';
 import { newPlayer } from './players.ts';
