@@ -1,8 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Two projects (scripts/test.mjs runs them in one pass):
- * - unit: rules, machines, views and the model-based tests, each file in a process of its own.
+ * Three projects (scripts/test.mjs runs them in one pass):
+ * - unit: the views and the model-based tests (a DOM, module mocks), each file in a process of its own.
+ * - logic: the rules, machines and the other tests of tests/unit in Node (*.test.ts), sharing processes.
  * - server: the server and contract tests. Their files share a worker process (isolate: false), so the
  *   server's modules, its compiled OpenAPI schemas' code and PGlite's WebAssembly are loaded once per
  *   worker instead of once per file; every file still gets databases and servers of its own. The
@@ -22,8 +23,19 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/mbt/**/*.test.ts', 'tests/mbt/**/*.test.tsx'],
+          include: ['tests/unit/**/*.test.tsx', 'tests/mbt/**/*.test.ts', 'tests/mbt/**/*.test.tsx'],
           setupFiles: ['tests/setup/dictionaries.ts', 'tests/setup/async-utils.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'logic',
+          include: ['tests/unit/**/*.test.ts'],
+          setupFiles: ['tests/setup/dictionaries.ts', 'tests/setup/async-utils.ts'],
+          // Rules, machines and their actors in Node, no DOM and no module mocks: their files share a worker
+          // process, so xstate, the machines and the rules are loaded once per worker instead of once per file.
+          isolate: false,
         },
       },
       {
