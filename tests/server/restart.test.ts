@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, inject, it } from 'vitest';
+import { openDb } from '../../server/db/db.ts';
 import { encodePassword } from '../../src/rules/password.ts';
 import { newPlayer } from '../helpers/api.ts';
 import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
@@ -82,6 +83,9 @@ it('keeps data across a restart and refuses a second server on the same folder',
 it('stops cleanly on SIGTERM while it is still starting, and frees its data folder', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'casino-stop-'));
   try {
+    // A migrated, seeded folder (the test databases' template): the first start on an empty one is the test above.
+    const template = await openDb({ kind: 'pglite', dataDir: join(folder, 'pglite'), loadFrom: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+    await template.close();
     const start = (port: number) => {
       const child = spawn(process.execPath, SERVER_COMMAND, {
         env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: folder, SIMULATOR: 'on', JWT_SECRET: 'restart-test-secret-restart-test' },

@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDb } from '../../server/db/db.ts';
@@ -125,6 +125,12 @@ async function stopAndCheck(started: Started, dataDir: string, stop: (started: S
 if (!process.env.TEST_DATABASE_URL) {
   describe('npm start on PGlite', () => {
     const dataDir = folder('casino-shutdown-');
+    // A migrated, seeded folder to start from (the template every PGlite test database is loaded from):
+    // what a stop leaves is the subject here; a first start on an empty folder is tests/server/restart.test.ts's.
+    beforeAll(async () => {
+      const template = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), loadFrom: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+      await template.close();
+    });
 
     const variants: [string, (started: Started) => void][] = [
       ['Ctrl-C (SIGINT to the process group)', (s) => process.kill(-s.group, 'SIGINT')],
