@@ -388,8 +388,9 @@ const INSUFFICIENT = 'LG001';
 const KEY_REUSED = 'LG002';
 const BAD_POSTING = 'LG003';
 
-function units(value: unknown, what: string): bigint {
+function units(value: unknown, what: string, allowZero = true): bigint {
   if (typeof value !== 'bigint') throw new LedgerInputError('BAD_AMOUNT', `${what} must be a bigint of units, got ${typeof value}`);
+  if (!allowZero && value === 0n) throw new LedgerInputError('BAD_AMOUNT', `${what} is zero`);
   return value;
 }
 
@@ -413,7 +414,7 @@ export async function postTransaction(tx: Queryable, posting: Posting): Promise<
   // A Db (a pool on PostgreSQL) would spread the statements over connections and lose the locks.
   if ('transaction' in tx) throw new Error('postTransaction runs inside db.transaction(): pass the transaction handle');
   if (!(posting.at instanceof Date) || Number.isNaN(posting.at.getTime())) throw new LedgerInputError('BAD_DATE', 'at must be a valid Date');
-  const legs = posting.legs.map((leg) => ({ ref: leg.account, amount: units(leg.amount, 'a leg amount') }));
+  const legs = posting.legs.map((leg) => ({ ref: leg.account, amount: units(leg.amount, 'a leg amount', false) }));
   const visible = posting.visible ?? null;
   if (visible) units(visible.amount, 'visible.amount');
   const key = posting.idempotency ?? null;

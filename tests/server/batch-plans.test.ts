@@ -125,7 +125,7 @@ describe('the batch functions', () => {
       const play = async (action: 'bet' | 'win', amount: string) => {
         const keys = rounds.map((round) => idempotency.game(round, action));
         const result = await client.query<{ out_status: string }>(
-          'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)',
+          'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
           [
             rows.map(() => action),
             rows.map((row) => row.wallet_id),
@@ -144,6 +144,7 @@ describe('the batch functions', () => {
             keys.map((key) => key.scope),
             keys.map((key) => key.key),
             rows.map((row) => row.wallet_secret),
+            rows.map(() => null),
             server.clock.now(),
           ],
         );

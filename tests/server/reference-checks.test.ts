@@ -223,10 +223,11 @@ describe('game_wallet_play_batch', () => {
       [key.scope],
       [key.key],
       [game.secret],
+      [null],
       server.clock.now(),
     ];
   };
-  const SQL = 'SELECT out_status FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)';
+  const SQL = 'SELECT out_status FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)';
 
   it('leaves a call whose wallet is not its player’s in its currency to the server, writing nothing', async () => {
     const p = await played();

@@ -2,8 +2,8 @@
 -- of it, from the money operations written in SQL and from server/domain/ledger.ts (postTransaction) alike.
 --
 -- Legs are parallel arrays: a player's account is (wallet, kind), a casino account (currency, kind); an
--- amount is added to its account (negative takes money out). Legs on one account are netted, zero nets
--- dropped. In this order:
+-- amount is added to its account (negative takes money out). Legs on one account are netted, zero legs
+-- and zero nets dropped (a caller lists every account an operation may move). In this order:
 --   1. the posting checked: its kind, its idempotency key, at least two accounts, each known, each amount
 --      within its currency's precision, the entries summing to zero per currency, the visible record
 --      whole (raises SQLSTATE LG003, the message 'PROBLEM: detail');
@@ -68,7 +68,7 @@ BEGIN
         WHEN cardinality(p_leg_kind) IS NULL OR cardinality(p_leg_wallet) IS DISTINCT FROM cardinality(p_leg_kind)
           OR cardinality(p_leg_currency) IS DISTINCT FROM cardinality(p_leg_kind) OR cardinality(p_leg_amount) IS DISTINCT FROM cardinality(p_leg_kind)
           THEN 'TOO_FEW_LEGS: the legs'' arrays differ in length'
-        WHEN bool_or(i.amount IS NULL OR i.amount = 0) THEN 'BAD_AMOUNT: a leg amount is zero'
+        WHEN bool_or(i.amount IS NULL) THEN 'BAD_AMOUNT: a leg has no amount'
         WHEN bool_or(abs(i.amount) >= 1e22) THEN 'BAD_AMOUNT: a leg amount does not fit NUMERIC(30,8)'
         WHEN bool_or((i.wallet IS NULL) = (i.currency IS NULL) OR coalesce(i.wallet, i.currency) <= 0) THEN 'BAD_ACCOUNT: a leg names one wallet or one currency'
         WHEN bool_or(i.wallet IS NOT NULL AND i.kind NOT IN ('available', 'pending', 'bonus', 'held')) THEN 'BAD_ACCOUNT: a wallet account kind'
