@@ -67,6 +67,7 @@ DECLARE
   v_earlier record;
   v_original record;
   v_user record;
+  v_bonus_in_play boolean := false;
   v_staked numeric;
   v_moved numeric := coalesce(p_amount, 0);
   v_bonus_part numeric := 0;
@@ -139,8 +140,11 @@ BEGIN
   IF p_action IN ('bet', 'freeSpin') AND v_expires <= p_at THEN
     out_code := 'SESSION_EXPIRED';
   ELSIF p_action = 'bet' THEN
-    SELECT u.active, u.self_exclusion_permanent OR u.self_excluded_until > p_at AS excluded INTO v_user FROM users u WHERE u.id = p_user_id;
+    SELECT u.active, u.self_exclusion_permanent OR u.self_excluded_until > p_at AS excluded,
+      EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = u.id AND b.status IN ('active', 'queued')) AS bonus_in_play
+    INTO v_user FROM users u WHERE u.id = p_user_id;
     out_code := CASE WHEN NOT v_user.active THEN 'USER_INACTIVE' WHEN v_user.excluded THEN 'SELF_EXCLUDED' END;
+    v_bonus_in_play := v_user.bonus_in_play;
   END IF;
   IF out_code IS NULL AND p_action IN ('bet', 'win', 'freeSpin') AND v_round.closed THEN
     out_code := 'INVALID_VALUE';
@@ -256,7 +260,8 @@ BEGIN
     v_available := v_ledger.out_available;
     v_bonus := v_ledger.out_bonus;
   END IF;
-  IF p_action = 'bet' OR (p_action = 'rollbackBet' AND v_moved <> 0) THEN
+  -- (A player with no bonus active or queued has no wagering to count.)
+  IF (p_action = 'bet' AND v_bonus_in_play) OR (p_action = 'rollbackBet' AND v_moved <> 0) THEN
     -- Wagering may complete the running bonus and move its money: the balances are read after it.
     PERFORM bonus_record_wagering(p_user_id, p_wallet_id, p_currency_id, CASE p_action WHEN 'bet' THEN p_amount ELSE -v_moved END, p_at);
     SELECT w.available, w.bonus INTO v_available, v_bonus FROM wallets w WHERE w.id = p_wallet_id;
