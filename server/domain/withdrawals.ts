@@ -1,10 +1,8 @@
 import { notifyPlayer, withdrawalCompletedNotice, withdrawalFailedNotice } from './notifications.ts';
-import { randomUUID } from 'node:crypto';
-import { formatAmount, formatFixed, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
+import { formatAmount, MAX_TRANSFER_AMOUNT, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { amountIssue } from '../../src/rules/amount.ts';
 import type { AppContext } from '../context.ts';
-import { announceCommitted } from '../live.ts';
-import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
+import { maybeOne, one, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest } from './errors.ts';
 import { PaymentProviderError, type PaymentProviderFailure, type WithdrawalNotification } from '../providers/payment.ts';
 import { assertCashoutAllowed } from './bonuses.ts';
@@ -198,43 +196,6 @@ export async function failUnsent(ctx: AppContext, withdrawalId: number): Promise
 }
 
 /**
- * A withdrawal's hold in one statement, one database transaction (withdrawal_hold, migration 0016): the
- * amount and fee held in pending, the ledger transaction, the withdrawal recorded. Undefined when the
- * balance does not cover it, another withdrawal is in flight or a bonus is still to wager: nothing moved,
- * and the general path answers with the refusal.
- */
-async function holdInOneStatement(
-  ctx: AppContext,
-  userId: number,
-  walletId: number,
-  currencyId: number,
-  address: string,
-  amount: bigint,
-  fee: bigint,
-): Promise<{ withdrawalId: number } | undefined> {
-  let row: { out_withdrawal_id: number; out_announce: string[] } | undefined;
-  try {
-    row = await maybeOne(ctx.db, 'SELECT * FROM withdrawal_hold($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-      ctx.payments.key,
-      walletId,
-      userId,
-      currencyId,
-      address,
-      formatFixed(amount),
-      formatFixed(fee),
-      randomUUID(),
-      ctx.now(),
-    ], { prepared: 'withdrawal_hold' });
-  } catch (error) {
-    if (sqlState(error) === 'GW001') return undefined;
-    throw error;
-  }
-  if (!row) throw new Error('withdrawal_hold returned no row');
-  await announceCommitted(ctx.db, row.out_announce);
-  return { withdrawalId: row.out_withdrawal_id };
-}
-
-/**
  * paymentWithdraw. `idempotencyKey` is the optional Idempotency-Key header (player-requests.ts): a key is
  * remembered once a request with it was accepted (funds held), with the withdrawal it made; a request
  * refused before that moved nothing, so trying it again is harmless and is checked afresh.
@@ -269,9 +230,7 @@ export async function requestWithdrawal(
   const fee = feeUnits(amount, { flat: currency.withdrawFee, decimals: currency.decimals });
   const total = amount + fee;
 
-  // Without an Idempotency-Key, the common case in one statement; anything else (and any refusal) the general way.
-  const heldAtOnce = request ? undefined : await holdInOneStatement(ctx, userId, wallet.walletId, currency.id, input.address, amount, fee);
-  const held = heldAtOnce ?? await ctx.db.transaction(async (tx): Promise<{ replayed: WithdrawalRequestView } | { withdrawalId: number }> => {
+  const held = await ctx.db.transaction(async (tx): Promise<{ replayed: WithdrawalRequestView } | { withdrawalId: number }> => {
     const now = ctx.now();
     let ledgerKey: IdempotencyKey | null = null;
     if (request) {

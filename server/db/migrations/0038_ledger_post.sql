@@ -5,3 +5,6 @@ DROP FUNCTION game_wallet_play(text, bigint, bigint, integer, boolean, integer, 
   text, timestamptz, text, text);
 DROP FUNCTION game_wallet_play_batch(text[], bigint[], bigint[], integer[], boolean[], integer[], text[], bigint[], text[], text[], text[],
   numeric[], text[], uuid[], text[], text[], text[], text[], timestamptz);
+-- A withdrawal's hold has one implementation, server/domain/withdrawals.ts posting through ledger_post:
+-- the one-statement copy of it goes.
+DROP FUNCTION withdrawal_hold(text, bigint, bigint, integer, text, numeric, numeric, uuid, timestamptz);
