@@ -334,8 +334,15 @@ describe('npm run reconcile', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'casino-reconcile-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  function run(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ status: number | null; out: string }> {
-    const child = spawn('npm', ['run', '--silent', 'reconcile', ...(args.length > 0 ? ['--', ...args] : [])], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  /**
+   * The command as an operator runs it (`npm run reconcile`), or with `direct` its script under Node with
+   * tsx as its loader, which is what that npm script runs, without npm's and the tsx command's own processes.
+   */
+  function run(env: NodeJS.ProcessEnv, args: string[] = [], direct = false): Promise<{ status: number | null; out: string }> {
+    const [command, commandArgs] = direct
+      ? [process.execPath, ['--import', 'tsx', 'scripts/reconcile.ts', ...args]]
+      : ['npm', ['run', '--silent', 'reconcile', ...(args.length > 0 ? ['--', ...args] : [])]];
+    const child = spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -379,15 +386,16 @@ describe('npm run reconcile', () => {
     expect(outcome.out).toMatch(waiting);
     expect(outcome.status).toBe(0);
 
-    const again = await run(env);
+    const again = await run(env, [], true);
     expect(again.out).toMatch(/Nothing to reconcile\./);
     expect(again.out).toMatch(waiting);
     expect(again.status).toBe(0);
 
+    // npm hands the arguments after `--` on, as asked of it here.
     const byHand = await run(env, ['--settle', String(asideId), '--outcome', 'failed']);
     expect(byHand.out).toContain(`Withdrawal ${asideId} settled by hand: failed.`);
     expect(byHand.status).toBe(0);
-    const refused = await run(env, ['--settle', String(asideId), '--outcome', 'sent']);
+    const refused = await run(env, ['--settle', String(asideId), '--outcome', 'sent'], true);
     expect(refused.out).toContain(`Withdrawal ${asideId} is already failed.`);
     expect(refused.status).toBe(2);
 
