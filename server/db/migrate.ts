@@ -58,10 +58,11 @@ export async function migrate(db: Db): Promise<string[]> {
  * folder's files then create the new one); a change to a function, view or trigger is a change to its
  * file. A migration that needs an object at its point in history, before the folder is applied (an index
  * or a CHECK over a function, a backfill that calls one, a trigger that must fire during it), defines it
- * itself as it needs it, and the file replaces it afterwards. The migrations before 0036 keep the
- * definitions they were written with: they are the schema of each point in history, from which the
- * migration tests (tests/helpers/migrations.ts) build a database at a given migration, its functions
- * and triggers as they were then; the folder's files replace them all with today's text.
+ * itself as it needs it, and the file replaces it afterwards. The money functions (the game wallet's,
+ * the deposits', the withdrawal hold) are in no numbered migration: a database of before has the versions
+ * it was migrated with until 0038 drops or the folder replaces them. Other functions and triggers keep the
+ * definitions their migrations were written with, from which the migration tests (tests/helpers/migrations.ts)
+ * build a database at a given migration; the folder's files replace them all with today's text.
  */
 async function applySchema(db: Db, all: boolean): Promise<string[]> {
   const files = readdirSync(schemaDir)

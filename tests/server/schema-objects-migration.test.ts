@@ -8,8 +8,8 @@ import { createTestDb } from '../helpers/db.ts';
 import { emptyDb, migrateBefore } from '../helpers/migrations.ts';
 
 /**
- * A database of migration 0030 with money in it, moved by the SQL functions of that time (a deposit seen
- * then credited by deposit_notification_apply, a bet and a win by game_wallet_play), upgraded by migrate():
+ * A database of migration 0030 with money in it, the rows the money functions of that time wrote (a deposit
+ * seen then credited, a round's bet and its win), upgraded by migrate():
  * the numbered migrations since, then the functions and triggers of server/db/schema/. The ledger check
  * passes, no balance moved, the functions, triggers and foreign keys (those migration 0037 adds validated
  * over the rows of before) are those of a database built today, and a bet and a win go through them; each
@@ -36,29 +36,99 @@ const one = async <T extends object>(on: Queryable, sql: string, params: unknown
 
 const hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/**
- * A bet or a win through game_wallet_play, as game-wallet.ts sends it: before the upgrade with the ledger's
- * request hash the server computed then (migration 0038 has ledger_post compute it).
- */
-function play(action: 'bet' | 'win', round: string, amount: string, upgraded = true): Promise<{ out_available: string }> {
+/** A bet or a win through today's game_wallet_play, as game-wallet.ts sends it. */
+function play(action: 'bet' | 'win', round: string, amount: string): Promise<{ out_available: string }> {
   const transaction = `${round}:${action}`;
-  const head = [action, ids.wallet, ids.user, ids.currency, false, ids.provider, SESSION, ids.game, 'upgrade-slot', round, transaction, amount,
-    hex(`request:${transaction}`), randomUUID(), `game:${ids.provider}`, transaction];
-  return upgraded
-    ? one(db, 'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)', [
-        ...head, AT, SECRET, null])
-    : one(db, 'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)', [
-        ...head, hex(`ledger:${transaction}`), AT, SECRET, null]);
+  return one(db, 'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)', [
+    action, ids.wallet, ids.user, ids.currency, false, ids.provider, SESSION, ids.game, 'upgrade-slot', round, transaction, amount,
+    hex(`request:${transaction}`), randomUUID(), `game:${ids.provider}`, transaction, AT, SECRET, null]);
 }
 
-/** A transfer seen, then credited, through deposit_notification_apply. */
-async function deposit(txId: string, amount: string): Promise<void> {
-  for (const [confirmations, status] of [[0, 'pending'], [2, 'credited']] as const) {
-    const row = await one<{ out_status: string }>(db, 'SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)', [
-      'simulator', txId, 'upgrade-address', 'LTC', amount, confirmations, 2, randomUUID(), 'deposit:simulator', txId, 'Deposit', 'Credited', AT,
-    ]);
-    expect(row.out_status).toBe(status);
+/**
+ * A ledger transaction as the money functions of migration 0030 wrote one, in the caller's database
+ * transaction: the visible record, two entries of one amount (`amount` into `to`, out of `from`), and the
+ * wallet's cached balances; its id.
+ */
+async function oldPosting(
+  tx: Queryable,
+  posting: { kind: string; key: string; from: string; to: string; amount: string; type: string; action: string; status: string; game?: string },
+): Promise<number> {
+  const account = (kind: string) =>
+    ['available', 'pending', 'bonus', 'held'].includes(kind)
+      ? one<{ id: number }>(tx, 'SELECT id::int AS id FROM ledger_accounts WHERE wallet_id = $1 AND kind = $2', [ids.wallet, kind])
+      : one<{ id: number }>(tx, 'SELECT id::int AS id FROM ledger_accounts WHERE wallet_id IS NULL AND currency_id = $1 AND kind = $2', [ids.currency, kind]);
+  const change = (kind: string) => (kind === posting.to ? posting.amount : kind === posting.from ? `-${posting.amount}` : '0');
+  const wallet = await one<{ available: string }>(
+    tx,
+    `UPDATE wallets SET available = available + $2::numeric, pending = pending + $3::numeric WHERE id = $1 RETURNING available::text`,
+    [ids.wallet, change('available'), change('pending')],
+  );
+  const row = await one<{ id: number }>(
+    tx,
+    `INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, user_id, wallet_id, currency_id, type,
+       action_type, status, amount, before_balance, after_balance, game_identifier, created_at)
+     VALUES ($1, $2, 'old', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::numeric - $13::numeric, $12, $14, $15) RETURNING id::int AS id`,
+    [randomUUID(), posting.kind, posting.key, hex(posting.key), ids.user, ids.wallet, ids.currency, posting.type, posting.action, posting.status,
+      posting.amount, wallet.available, change('available'), posting.game ?? null, AT],
+  );
+  for (const [kind, amount] of [[posting.to, posting.amount], [posting.from, `-${posting.amount}`]] as const) {
+    await tx.query('INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount) VALUES ($1, $2, $3, $4)', [
+      row.id, (await account(kind)).id, ids.currency, amount]);
   }
+  return row.id;
+}
+
+/** A transfer seen, then credited, as deposit_notification_apply wrote them at migration 0030. */
+async function deposit(txId: string, amount: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const pending = await oldPosting(tx, { kind: 'deposit.pending', key: `${txId}:pending`, from: 'provider_clearing', to: 'pending', amount,
+      type: 'deposit', action: 'deposit', status: 'pending' });
+    await tx.query(
+      `INSERT INTO deposits (provider, provider_tx_id, deposit_address_id, wallet_id, user_id, currency_id, amount, confirmations, status,
+         pending_transaction_id, created_at, updated_at)
+       SELECT 'simulator', $1, a.id, $2, $3, $4, $5, 0, 'pending', $6, $7, $7 FROM deposit_addresses a WHERE a.address = 'upgrade-address'`,
+      [txId, ids.wallet, ids.user, ids.currency, amount, pending, AT],
+    );
+  });
+  await db.transaction(async (tx) => {
+    const credit = await oldPosting(tx, { kind: 'deposit.credit', key: `${txId}:credit`, from: 'pending', to: 'available', amount,
+      type: 'deposit', action: 'deposit', status: 'completed' });
+    await tx.query("UPDATE deposits SET status = 'credited', confirmations = 2, settled_transaction_id = $2, credited_at = $3 WHERE provider_tx_id = $1", [
+      txId, credit, AT]);
+    await tx.query("INSERT INTO user_notifications (user_id, title, message, created_at) VALUES ($1, 'Deposit', 'Credited', $2)", [ids.user, AT]);
+  });
+}
+
+/** A round's bet and its win, as game_wallet_play wrote them at migration 0030. */
+async function oldRound(round: string, bet: string, win: string): Promise<void> {
+  const roundPk = await db.transaction(async (tx) => {
+    const posted = await oldPosting(tx, { kind: 'game.bet', key: `${round}:bet`, from: 'available', to: 'house', amount: bet, type: 'casino',
+      action: 'bet', status: 'completed', game: 'upgrade-slot' });
+    const created = await one<{ id: number }>(
+      tx,
+      `INSERT INTO game_rounds (provider_id, round_id, session_id, user_id, wallet_id, currency_id, game_id, staked_available, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id::int AS id`,
+      [ids.provider, round, SESSION, ids.user, ids.wallet, ids.currency, ids.game, bet, AT],
+    );
+    await tx.query(
+      `INSERT INTO game_wallet_actions (round_pk, action, transaction_id, user_id, amount, bonus_amount, request_hash, ledger_transaction_id,
+         available_after, bonus_after, created_at)
+       SELECT $1, 'bet', $2, $3, $4, 0, $5, $6, w.available, w.bonus, $7 FROM wallets w WHERE w.id = $8`,
+      [created.id, `${round}:bet`, ids.user, bet, hex(`request:${round}:bet`), posted, AT, ids.wallet],
+    );
+    return created.id;
+  });
+  await db.transaction(async (tx) => {
+    const posted = await oldPosting(tx, { kind: 'game.win', key: `${round}:win`, from: 'house', to: 'available', amount: win, type: 'casino',
+      action: 'win', status: 'completed', game: 'upgrade-slot' });
+    await tx.query('UPDATE game_rounds SET won = won + $2, settled = true WHERE id = $1', [roundPk, win]);
+    await tx.query(
+      `INSERT INTO game_wallet_actions (round_pk, action, transaction_id, user_id, amount, bonus_amount, request_hash, ledger_transaction_id,
+         available_after, bonus_after, created_at)
+       SELECT $1, 'win', $2, $3, $4, 0, $5, $6, w.available, w.bonus, $7 FROM wallets w WHERE w.id = $8`,
+      [roundPk, `${round}:win`, ids.user, win, hex(`request:${round}:win`), posted, AT, ids.wallet],
+    );
+  });
 }
 
 const balances = () =>
@@ -124,8 +194,7 @@ beforeAll(async () => {
   ]);
 
   await deposit('upgrade-deposit', '1.5');
-  expect((await play('bet', 'old-round', '0.4', false)).out_available).toBe('1.10000000');
-  expect((await play('win', 'old-round', '0.25', false)).out_available).toBe('1.35000000');
+  await oldRound('old-round', '0.4', '0.25');
   before = { wallets: await balances(), accounts: await accountTotals() };
 
   applied = await migrate(db);
