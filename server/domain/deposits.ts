@@ -153,7 +153,7 @@ export async function onDepositCredited(
   await applyDepositBonus(tx, deposit);
 }
 
-/** What deposit_notification_apply (migration 0016) raises for a notification it leaves to the general path. */
+/** What deposit_notification_apply (server/db/schema) raises for a notification it leaves to the general path. */
 const GENERAL_PATH = 'GW001';
 /** ... and when the confirmations required are no longer those the server had cached. */
 const SETTINGS_CHANGED = 'GW002';
@@ -172,7 +172,7 @@ async function readRequiredConfirmations(db: Queryable): Promise<number> {
 
 /**
  * The two common notifications in one statement, one database transaction (deposit_notification_apply,
- * migration 0016): a new transfer seen before it has its confirmations, and a pending transfer now
+ * server/db/schema): a new transfer seen before it has its confirmations, and a pending transfer now
  * confirmed and credited, for a player with no bonus that the deposit could fund. 'general' for any other
  * notification (a replay, a refusal, a transfer confirmed at once, below the minimum, a bonus in play),
  * 'settingsChanged' when `required` is no longer the setting: nothing moved either way. Under load the
@@ -259,8 +259,8 @@ async function noticeOne(db: Queryable, provider: string, p: NoticeParams): Prom
 }
 
 /**
- * Notifications of several transfers in one database transaction (deposit_notification_apply_batch,
- * migration 0025): each answers as deposit_notification_apply would have, with what it wrote, or 'general'
+ * Notifications of several transfers in one database transaction (deposit_notification_apply_batch applies
+ * deposit_notification_apply to each): each answers as it would have alone, with what it wrote, or 'general'
  * or 'changed' having written nothing. Their live updates are announced at the batch's commit, as a game
  * wallet batch's are (playBatch in game-wallet.ts).
  */
