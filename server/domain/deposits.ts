@@ -11,7 +11,7 @@ import { PaymentProviderError, type DepositNotification } from '../providers/pay
 import { applyDepositBonus } from './bonuses.ts';
 import { Batcher, latestCallTime } from './batcher.ts';
 import { getSettings } from './common.ts';
-import { currencyStep, idempotency, postTransaction, systemAccount, transfer, walletAccount, type LedgerTransaction } from './ledger.ts';
+import { currencyStep, idempotency, KEY_REUSED, postTransaction, systemAccount, transfer, walletAccount, type LedgerTransaction } from './ledger.ts';
 import { currentLimit, LIMIT_PERIOD_MS } from './limits.ts';
 import { depositedSince, depositRoom, LIMITS_CURRENCY, lockDepositLimits, releaseHeldInTransaction } from './held-deposits.ts';
 import { paymentTarget, providerFailureError, webhookUrl, type PaymentCurrency } from './payments.ts';
@@ -252,7 +252,7 @@ async function noticeOne(db: Queryable, provider: string, p: NoticeParams): Prom
     if (!row) throw new Error('deposit_notification_apply returned no row');
     return row;
   } catch (error) {
-    if (sqlState(error) === GENERAL_PATH || sqlState(error) === 'LG002') return 'general';
+    if (sqlState(error) === GENERAL_PATH || sqlState(error) === KEY_REUSED) return 'general';
     if (sqlState(error) === SETTINGS_CHANGED) return 'settingsChanged';
     throw error;
   }

@@ -385,7 +385,8 @@ const SAVEPOINT = 'ledger_posting';
 
 /** What ledger_post raises (server/db/schema/1_function_ledger_post.sql): a balance too low, a key reused, a posting that cannot be right. */
 const INSUFFICIENT = 'LG001';
-const KEY_REUSED = 'LG002';
+/** Exported for the money functions' callers: ledger_post's refusal surfaces through them unchanged. */
+export const KEY_REUSED = 'LG002';
 const BAD_POSTING = 'LG003';
 
 function units(value: unknown, what: string, allowZero = true): bigint {
