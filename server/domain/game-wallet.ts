@@ -319,44 +319,41 @@ const PLAY_COLUMNS = [
   'out_created_at',
 ];
 
+const PLAY_STATEMENT = 'game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)';
+
+/** game_wallet_play's arguments for a set of calls, at the latest of their times (a session's expiry is judged no earlier than any call's own). */
+function playArguments(calls: readonly PlayParams[]): unknown[] {
+  const column = <K extends keyof PlayParams>(name: K) => calls.map((call) => call[name]);
+  return [column('action'), column('walletId'), column('userId'), column('currencyId'), column('limitsApply'), column('providerId'),
+    column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
+    column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('walletSecret'), column('reference'),
+    latestCallTime(calls)];
+}
+
 /**
- * One call alone: game_wallet_play, its own database transaction; its live updates announced once it has
- * committed (a NOTIFY inside it would hold every call's commit behind the one before).
+ * One call alone: game_wallet_play given a set of one, its own database transaction; its live updates
+ * announced once it has committed (a NOTIFY inside it would hold every call's commit behind the one before).
  */
 async function playOne(db: Queryable, p: PlayParams): Promise<PlayRow> {
-  const row = await maybeOne<PlayRow>(
-    db,
-    'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
-    [p.action, p.walletId, p.userId, p.currencyId, p.limitsApply, p.providerId, p.sessionId, p.gameId, p.gameIdentifier, p.roundId,
-      p.transactionId, p.amount, p.requestHash, p.publicId, p.ledgerScope, p.ledgerKey, p.at, p.walletSecret, p.reference],
-    { prepared: 'game_wallet_play' },
-  );
+  const row = await maybeOne<PlayRow>(db, `SELECT ${PLAY_COLUMNS.join(', ')}, out_announce FROM ${PLAY_STATEMENT}`, playArguments([p]), {
+    prepared: 'game_wallet_play',
+  });
   if (!row) throw new Error('game_wallet_play returned no row');
   await announceCommitted(db, row.out_announce ?? []);
   return row;
 }
 
 /**
- * Calls of several wallets in one database transaction (game_wallet_play_batch: game_wallet_play applied
- * to each): each answers as it would have alone. The batch's live updates are announced in the same
- * statement, so at its commit.
+ * Calls of several players in one database transaction, game_wallet_play given them all: each answers as
+ * it would have alone. The batch's live updates are announced in the same statement, so at its commit.
  */
 async function playBatch(db: Queryable, calls: readonly PlayParams[]): Promise<PlayRow[]> {
-  const column = <K extends keyof PlayParams>(name: K) => calls.map((call) => call[name]);
   const rows = await db.query<PlayRow & { out_n: number }>(
-    announcedAtCommit(
-      'game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
-      ['out_n', ...PLAY_COLUMNS],
-      '$20',
-    ),
-    [column('action'), column('walletId'), column('userId'), column('currencyId'), column('limitsApply'), column('providerId'),
-      column('sessionId'), column('gameId'), column('gameIdentifier'), column('roundId'), column('transactionId'), column('amount'),
-      column('requestHash'), column('publicId'), column('ledgerScope'), column('ledgerKey'), column('walletSecret'), column('reference'),
-      // The latest of the calls' times: a session's expiry is judged no earlier than any call's own time.
-      latestCallTime(calls), LIVE_CHANNEL],
+    announcedAtCommit(PLAY_STATEMENT, ['out_n', ...PLAY_COLUMNS], '$20'),
+    [...playArguments(calls), LIVE_CHANNEL],
     { prepared: 'game_wallet_play_batch' },
   );
-  if (rows.length !== calls.length) throw new Error(`game_wallet_play_batch answered ${rows.length} of ${calls.length} calls`);
+  if (rows.length !== calls.length) throw new Error(`game_wallet_play answered ${rows.length} of ${calls.length} calls`);
   return rows;
 }
 
@@ -379,8 +376,9 @@ function playBatcher(db: Db): Batcher<PlayParams, PlayRow> {
       maxBatch: PLAY_BATCH_SIZE,
       maxInFlight: PLAY_BATCHES_IN_FLIGHT,
       minBatchWhileBusy: PLAY_BATCH_MIN_WHILE_BUSY,
-      // A wallet's calls one at a time, in order; a round's too (another wallet may name the same round id).
-      keys: (call) => [`wallet:${call.walletId}`, `round:${call.providerId}:${call.roundId}`],
+      // A wallet's calls one at a time, in order; a round's too (another wallet may name the same round id);
+      // and a player's (their limits and bonus span their wallets).
+      keys: (call) => [`user:${call.userId}`, `wallet:${call.walletId}`, `round:${call.providerId}:${call.roundId}`],
       runOne: (call) => playOne(db, call),
       runBatch: (calls) => playBatch(pipeline, calls),
     });

@@ -7,9 +7,8 @@ import { postgresUrlOf } from '../helpers/db.ts';
 import { depositAddress, expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
 /**
- * The batch functions (game_wallet_play_batch, deposit_notification_apply_batch), the per-call functions
- * they apply to each call (game_wallet_play, deposit_notification_apply) and the ledger's writer they call
- * (ledger_post) plan their statements once per connection and keep the plans while the tables grow. A plan made while the tables were small must still find every row by its key: no table read whole,
+ * The money functions a batch calls (game_wallet_play over a set of calls, deposit_notification_apply_batch
+ * and the per-call function it applies to each call) and the ledger's writer they call (ledger_post_many) plan their statements once per connection and keep the plans while the tables grow. A plan made while the tables were small must still find every row by its key: no table read whole,
  * no hash built over one, whichever join method PostgreSQL takes (a second pass plans them with nested loops
  * off). The references of the rows they write are checked by the money tables' foreign keys (migration
  * 0037): PostgreSQL's own queries, each a look-up of one referred row by the referred key, planned by
@@ -125,7 +124,7 @@ describe('the batch functions', () => {
       const play = async (action: 'bet' | 'win', amount: string) => {
         const keys = rounds.map((round) => idempotency.game(round, action));
         const result = await client.query<{ out_status: string }>(
-          'SELECT * FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
+          'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)',
           [
             rows.map(() => action),
             rows.map((row) => row.wallet_id),
@@ -153,7 +152,7 @@ describe('the batch functions', () => {
       const notify = async (confirmations: number, expected: string) => {
         const txIds = addresses.map((address) => `plan-${transfers}-${address}`);
         const result = await client.query<{ out_status: string }>(
-          'SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+          'SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
           [
             'simulator',
             txIds,
@@ -161,12 +160,9 @@ describe('the batch functions', () => {
             addresses.map(() => 'LTC'),
             addresses.map(() => '0.5'),
             addresses.map(() => confirmations),
-            addresses.map(() => 6),
-            addresses.map(() => randomUUID()),
+            'LTC',
             idempotency.deposit('simulator', '').scope,
             txIds.map((txId) => idempotency.deposit('simulator', txId).key),
-            addresses.map(() => 'Deposit credited'),
-            addresses.map(() => 'Your deposit was credited.'),
             server.clock.now(),
           ],
         );

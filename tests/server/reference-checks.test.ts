@@ -202,7 +202,7 @@ describe('no session setting', () => {
   });
 });
 
-describe('game_wallet_play_batch', () => {
+describe('game_wallet_play', () => {
   const batch = (p: Played, currencyId: number, roundId: string) => {
     const key = idempotency.game(roundId, 'bet');
     return [
@@ -227,7 +227,7 @@ describe('game_wallet_play_batch', () => {
       server.clock.now(),
     ];
   };
-  const SQL = 'SELECT out_status FROM game_wallet_play_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)';
+  const SQL = 'SELECT out_status FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)';
 
   it('leaves a call whose wallet is not its player’s in its currency to the server, writing nothing', async () => {
     const p = await played();
@@ -383,9 +383,8 @@ describe('deposits and notifications', () => {
     try {
       const key = idempotency.deposit('simulator', txId);
       const outcome = await refusal(
-        server.db.query('SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)', [
-          'simulator', [txId], [address], ['LTC'], ['0.5'], [0], [6], [randomUUID()], key.scope, [key.key], ['Deposit credited'],
-          ['Your deposit was credited.'], server.clock.now(),
+        server.db.query('SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+          'simulator', [txId], [address], ['LTC'], ['0.5'], [0], 'LTC', key.scope, [key.key], server.clock.now(),
         ]),
       );
       expect(outcome).toEqual(refusedBy('deposits_deposit_address_id_fkey'));

@@ -40,8 +40,8 @@ const hex = (text: string) => createHash('sha256').update(text).digest('hex');
 function play(action: 'bet' | 'win', round: string, amount: string): Promise<{ out_available: string }> {
   const transaction = `${round}:${action}`;
   return one(db, 'SELECT * FROM game_wallet_play($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)', [
-    action, ids.wallet, ids.user, ids.currency, false, ids.provider, SESSION, ids.game, 'upgrade-slot', round, transaction, amount,
-    hex(`request:${transaction}`), randomUUID(), `game:${ids.provider}`, transaction, AT, SECRET, null]);
+    [action], [ids.wallet], [ids.user], [ids.currency], [false], [ids.provider], [SESSION], [ids.game], ['upgrade-slot'], [round], [transaction],
+    [amount], [hex(`request:${transaction}`)], [randomUUID()], [`game:${ids.provider}`], [transaction], [SECRET], [null], AT]);
 }
 
 /**
