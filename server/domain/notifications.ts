@@ -3,8 +3,8 @@ import type { Queryable } from '../db/db.ts';
 
 /*
  * The notifications the server writes for a player (GET /common/user-notification), in the same
- * transaction as what they tell of: a credited deposit, a withdrawal paid out or failed, a document
- * reviewed. The event stream announces each one as it commits (migration 0011_live_events.sql). They are
+ * transaction as what they tell of: a withdrawal paid out or failed, a document reviewed (a credited
+ * deposit's is written by deposit_notification_apply, server/db/schema). The event stream announces each one as it commits (migration 0011_live_events.sql). They are
  * written in English: the platform keeps no language per player (the interface language is the device's).
  */
 
@@ -13,18 +13,6 @@ export async function notifyPlayer(db: Queryable, userId: number, title: string,
 }
 
 const money = (units: bigint, currencyCode: string) => `${formatAmount(units)} ${currencyCode}`;
-
-/** `held`: the part held apart over a deposit limit (server/domain/held-deposits.ts), not playable yet. */
-export function depositCreditedNotice(amount: bigint, currencyCode: string, held = 0n): [string, string] {
-  if (held === 0n) return ['Deposit credited', `Your deposit of ${money(amount, currencyCode)} has been credited to your wallet.`];
-  const playable = amount - held;
-  return [
-    'Deposit credited',
-    `Your deposit of ${money(amount, currencyCode)} has been credited to your wallet: ` +
-      (playable > 0n ? `${money(playable, currencyCode)} to your balance, ` : '') +
-      `${money(held, currencyCode)} held apart over your deposit limit, released as the limit allows (you may withdraw it at any time).`,
-  ];
-}
 
 export function withdrawalCompletedNotice(amount: bigint, currencyCode: string, address: string): [string, string] {
   return ['Withdrawal sent', `Your withdrawal of ${money(amount, currencyCode)} to ${address} has been sent.`];

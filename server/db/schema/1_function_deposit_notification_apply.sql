@@ -1,13 +1,25 @@
--- A deposit notification in one statement from the server (server/domain/deposits.ts), for its two
--- common cases: a new transfer seen with fewer confirmations than required (the deposit recorded, its
--- amount put in the wallet's pending balance), and a pending transfer now confirmed (credited: pending to
--- available, and the player told) by a player with no bonus in play, no deposit limit and no held money
--- (the general path splits such a credit by the limits), while the confirmations required are still
--- those the server has cached from settings (else GW002: the server reads settings again). The deposit's
--- row is locked before the wallet's, as the general path takes them. Anything else (a replay, a
--- confirmation that credits nothing yet, a transfer confirmed at once, below the minimum, a mismatch)
--- raises SQLSTATE GW001 before it commits: nothing stays, and the server runs the general path. The
--- ledger transactions are posted by ledger_post, as every other.
+-- A payment provider's deposit notification (server/domain/deposits.ts): the one implementation of what a
+-- notification does; deposit_notification_apply_batch applies it to each notification of a batch.
+-- Notifications carry state, not events: a replay moves nothing (out_changed false). In this order:
+--   1. the refusals, before anything is written: an address the provider never gave (NOT_FOUND), another
+--      currency than the address's, an amount not positive or finer than the currency's decimals;
+--   2. the transfer recorded at its first sight (below the currency's minimum deposit: `below_minimum`,
+--      never credited), and its row locked; a notification that contradicts the recorded address or
+--      amount is refused whole;
+--   3. at its first sight at or above the minimum: provider_clearing to the wallet's pending balance
+--      (deposit.pending, a visible pending deposit, key `<txId>:pending`);
+--   4. once it has the confirmations settings require: pending to available (deposit.credit, a visible
+--      completed deposit, key `<txId>:credit`), the deposit `credited` in the same transaction, so once.
+--      In the deposit limits' currency (p_limits_currency) the player's deposit-limit reckoning is locked
+--      first, held money waiting is released (deposit_release_held), and the part of the deposit over the
+--      limits goes to the held balance instead (deposit_limit_room). The player is told, and a deposit
+--      bonus waiting for a qualifying deposit takes the part credited as playable (bonus_apply_deposit);
+--   5. under the minimum, once confirmed: the coins sit at the provider with nobody owed them,
+--      provider_clearing to adjustments (deposit.below_minimum, internal, key `<txId>:below_minimum`).
+-- Locks in the order every writer takes them: the deposit's row, the deposit-limit lock, the wallet (in
+-- ledger_post). Every posting goes through ledger_post. Refusals return 'refused' with the field and code,
+-- having written nothing. The live updates are returned (out_announce) for the server to announce once
+-- committed.
 CREATE OR REPLACE FUNCTION deposit_notification_apply(
   p_provider text,
   p_tx_id text,
@@ -15,14 +27,12 @@ CREATE OR REPLACE FUNCTION deposit_notification_apply(
   p_currency_code text,
   p_amount numeric,
   p_confirmations integer,
-  p_required integer,
-  p_ledger_public_id uuid,
+  p_limits_currency text,
   p_ledger_scope text,
   p_ledger_key text,
-  p_notice_title text,
-  p_notice_message text,
   p_at timestamptz
-) RETURNS TABLE (out_status text, out_confirmations integer, out_announce text[])
+) RETURNS TABLE (out_status text, out_field text, out_code text, out_confirmations integer, out_required integer, out_changed boolean,
+  out_announce text[])
 -- Planned once per connection, never by reading a table whole: a plan made while the tables were small
 -- still finds each row by its key once they have grown (tests/server/batch-plans.test.ts reads the plans).
 LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
@@ -34,81 +44,119 @@ DECLARE
   v_code text;
   v_decimals integer;
   v_min numeric;
-  v_bonus_in_play boolean;
-  v_deposit bigint;
+  v_inserted bigint;
+  v_deposit record;
+  v_status text;
   v_pending bigint;
-  v_ledger bigint;
-  v_replayed boolean;
-  v_confirmations integer;
+  v_settled bigint;
+  v_credit boolean;
+  v_limited boolean;
+  v_room numeric;
+  v_held numeric := 0;
+  v_wallet_moved boolean := false;
   v_notification bigint;
-  v_required integer;
 BEGIN
   PERFORM set_config('casino.announce', 'by_server', true);
-  SELECT d.id, d.wallet_id, w.user_id, w.currency_id, c.code, c.decimals, c.min_deposit,
-    EXISTS (SELECT 1 FROM user_bonuses b WHERE b.user_id = w.user_id AND b.status IN ('active', 'queued'))
-      OR w.held > 0 OR EXISTS (SELECT 1 FROM gambling_limits l WHERE l.user_id = w.user_id AND l.kind = 'deposit'),
-    (SELECT st.deposit_confirmations FROM settings st WHERE st.id = 1)
-  INTO v_address, v_wallet, v_user, v_currency, v_code, v_decimals, v_min, v_bonus_in_play, v_required
+  out_announce := ARRAY[]::text[];
+  SELECT st.deposit_confirmations INTO out_required FROM settings st WHERE st.id = 1;
   -- The address, its wallet and the wallet's currency each found by its key (a subquery of its own with
   -- LIMIT, which PostgreSQL does not merge into a join that a plan kept from small tables would scan).
+  SELECT d.id, d.wallet_id, w.user_id, w.currency_id, c.code, c.decimals, c.min_deposit
+  INTO v_address, v_wallet, v_user, v_currency, v_code, v_decimals, v_min
   FROM (SELECT d.id, d.wallet_id FROM deposit_addresses d WHERE d.provider = p_provider AND d.address = p_address LIMIT 1) d
-    CROSS JOIN LATERAL (SELECT w.user_id, w.currency_id, w.held FROM wallets w WHERE w.id = d.wallet_id LIMIT 1) w
+    CROSS JOIN LATERAL (SELECT w.user_id, w.currency_id FROM wallets w WHERE w.id = d.wallet_id LIMIT 1) w
     CROSS JOIN LATERAL (SELECT c.code, c.decimals, c.min_deposit FROM currencies c WHERE c.id = w.currency_id LIMIT 1) c;
-  IF v_address IS NOT NULL AND v_required IS DISTINCT FROM p_required THEN
-    RAISE EXCEPTION 'the confirmations required changed' USING ERRCODE = 'GW002';
+  IF v_address IS NULL THEN
+    out_code := 'NOT_FOUND';
+  ELSIF v_code <> p_currency_code THEN
+    out_field := 'currencyCode';
+    out_code := 'mismatch';
+  ELSIF p_amount IS NULL OR p_amount <= 0 THEN
+    out_field := 'amount';
+    out_code := 'amount.positive';
+  ELSIF trunc(p_amount, v_decimals) <> p_amount THEN
+    out_field := 'amount';
+    out_code := 'amount.decimals';
   END IF;
-  IF v_address IS NULL OR v_code <> p_currency_code OR p_amount <= 0 OR p_amount < v_min
-    OR trunc(p_amount * 10::numeric ^ v_decimals) <> p_amount * 10::numeric ^ v_decimals THEN
-    RAISE EXCEPTION 'the notification needs the general path' USING ERRCODE = 'GW001';
-  END IF;
-
-  IF p_confirmations < p_required THEN
-    -- The deposit's row first (the general path's order), then the wallet's in ledger_post.
-    INSERT INTO deposits (provider, provider_tx_id, deposit_address_id, wallet_id, user_id, currency_id, amount, confirmations, status,
-      created_at, updated_at)
-    VALUES (p_provider, p_tx_id, v_address, v_wallet, v_user, v_currency, p_amount, p_confirmations, 'pending', p_at, p_at)
-    ON CONFLICT (provider, provider_tx_id) DO NOTHING
-    RETURNING id INTO v_deposit;
-    IF v_deposit IS NULL THEN
-      RAISE EXCEPTION 'a transfer already recorded' USING ERRCODE = 'GW001';
-    END IF;
-    SELECT l.out_id, l.out_replayed INTO v_ledger, v_replayed FROM ledger_post('deposit.pending', p_at, ARRAY[NULL, v_wallet],
-      ARRAY[v_currency, NULL], ARRAY['provider_clearing', 'pending'], ARRAY[-p_amount, p_amount], p_ledger_scope, p_ledger_key || ':pending',
-      v_wallet, 'deposit', 'deposit', 'pending', p_amount, NULL, NULL, p_ledger_public_id) l;
-    IF v_replayed THEN
-      RAISE EXCEPTION 'the ledger already holds this posting' USING ERRCODE = 'GW001';
-    END IF;
-    UPDATE deposits d SET pending_transaction_id = v_ledger WHERE d.id = v_deposit;
-    RETURN QUERY SELECT 'pending'::text, p_confirmations, ARRAY[
-      json_build_object('u', v_user, 'k', 'deposit', 'id', v_deposit)::text, json_build_object('u', v_user, 'k', 'wallets', 'id', v_user)::text];
+  IF out_code IS NOT NULL THEN
+    out_status := 'refused';
+    RETURN NEXT;
     RETURN;
   END IF;
 
-  IF v_bonus_in_play THEN
-    RAISE EXCEPTION 'a bonus may take this deposit, or a deposit limit may hold part of it' USING ERRCODE = 'GW001';
+  INSERT INTO deposits (provider, provider_tx_id, deposit_address_id, wallet_id, user_id, currency_id, amount, confirmations, status,
+    created_at, updated_at)
+  VALUES (p_provider, p_tx_id, v_address, v_wallet, v_user, v_currency, p_amount, p_confirmations,
+    CASE WHEN p_amount < v_min THEN 'below_minimum' ELSE 'pending' END, p_at, p_at)
+  ON CONFLICT (provider, provider_tx_id) DO NOTHING
+  RETURNING id INTO v_inserted;
+  SELECT d.id, d.deposit_address_id, d.amount, d.confirmations, d.status, d.pending_transaction_id, d.settled_transaction_id INTO v_deposit
+  FROM deposits d WHERE d.provider = p_provider AND d.provider_tx_id = p_tx_id FOR UPDATE;
+  -- A transfer's address and amount never change.
+  IF v_deposit.deposit_address_id <> v_address OR v_deposit.amount <> p_amount THEN
+    out_status := 'refused';
+    out_field := CASE WHEN v_deposit.deposit_address_id <> v_address THEN 'address' ELSE 'amount' END;
+    out_code := 'mismatch';
+    RETURN NEXT;
+    RETURN;
   END IF;
-  -- The deposit's row first (the general path's order), then the wallet's in ledger_post.
-  SELECT d.id, d.pending_transaction_id INTO v_deposit, v_pending FROM deposits d
-  WHERE d.provider = p_provider AND d.provider_tx_id = p_tx_id AND d.status = 'pending' AND d.pending_transaction_id IS NOT NULL
-    AND d.deposit_address_id = v_address AND d.amount = p_amount
-  FOR UPDATE;
-  IF v_deposit IS NULL THEN
-    RAISE EXCEPTION 'no pending transfer to credit' USING ERRCODE = 'GW001';
+  out_changed := v_inserted IS NOT NULL OR p_confirmations > v_deposit.confirmations;
+  out_confirmations := greatest(v_deposit.confirmations, p_confirmations);
+  v_status := v_deposit.status;
+  v_pending := v_deposit.pending_transaction_id;
+  v_settled := v_deposit.settled_transaction_id;
+  v_credit := v_status = 'pending' AND out_confirmations >= out_required;
+  v_limited := v_credit AND v_code = p_limits_currency;
+  IF v_limited THEN
+    PERFORM pg_advisory_xact_lock(hashtextextended('deposit-limits:' || v_user, 0));
   END IF;
-  SELECT l.out_id, l.out_replayed INTO v_ledger, v_replayed FROM ledger_post('deposit.credit', p_at, ARRAY[v_wallet, v_wallet],
-    ARRAY[NULL, NULL]::integer[], ARRAY['available', 'pending'], ARRAY[p_amount, -p_amount], p_ledger_scope, p_ledger_key || ':credit', v_wallet,
-    'deposit', 'deposit', 'completed', p_amount, NULL, v_pending, p_ledger_public_id) l;
-  IF v_replayed THEN
-    RAISE EXCEPTION 'the ledger already holds this posting' USING ERRCODE = 'GW001';
+
+  IF v_status = 'pending' AND v_pending IS NULL THEN
+    SELECT l.out_id INTO v_pending FROM ledger_post('deposit.pending', p_at, ARRAY[NULL, v_wallet], ARRAY[v_currency, NULL],
+      ARRAY['provider_clearing', 'pending'], ARRAY[-p_amount, p_amount], p_ledger_scope, p_ledger_key || ':pending',
+      v_wallet, 'deposit', 'deposit', 'pending', p_amount) l;
+    out_changed := true;
+    v_wallet_moved := true;
   END IF;
-  UPDATE deposits d SET confirmations = greatest(d.confirmations, p_confirmations), status = 'credited', settled_transaction_id = v_ledger,
-    credited_at = p_at, updated_at = p_at
-  WHERE d.id = v_deposit
-  RETURNING d.confirmations INTO v_confirmations;
-  INSERT INTO user_notifications (user_id, title, message, created_at) VALUES (v_user, p_notice_title, p_notice_message, p_at)
-  RETURNING id INTO v_notification;
-  RETURN QUERY SELECT 'credited'::text, v_confirmations, ARRAY[
-    json_build_object('u', v_user, 'k', 'deposit', 'id', v_deposit)::text, json_build_object('u', v_user, 'k', 'wallets', 'id', v_user)::text,
-    json_build_object('u', v_user, 'k', 'notification', 'id', v_notification)::text];
+  IF v_credit THEN
+    IF v_limited THEN
+      PERFORM deposit_release_held(v_user, p_limits_currency, p_at);
+      v_room := deposit_limit_room(v_user, v_currency, p_at);
+      v_held := CASE WHEN v_room IS NULL OR v_room >= p_amount THEN 0 ELSE p_amount - v_room END;
+    END IF;
+    SELECT l.out_id INTO v_settled FROM ledger_post('deposit.credit', p_at, ARRAY[v_wallet, v_wallet, v_wallet], ARRAY[NULL, NULL, NULL]::integer[],
+      ARRAY['pending', 'available', 'held'], ARRAY[-p_amount, p_amount - v_held, v_held], p_ledger_scope, p_ledger_key || ':credit',
+      v_wallet, 'deposit', 'deposit', 'completed', p_amount, NULL, v_pending) l;
+    v_status := 'credited';
+    out_changed := true;
+    v_wallet_moved := true;
+    INSERT INTO user_notifications (user_id, title, message, created_at)
+    VALUES (v_user, 'Deposit credited', format('Your deposit of %s %s has been credited to your wallet%s', trim_scale(p_amount), v_code,
+      CASE WHEN v_held = 0 THEN '.' ELSE format(': %s%s %s held apart over your deposit limit, released as the limit allows (you may withdraw it at any time).',
+        CASE WHEN v_held < p_amount THEN format('%s %s to your balance, ', trim_scale(p_amount - v_held), v_code) ELSE '' END, trim_scale(v_held), v_code) END),
+      p_at)
+    RETURNING id INTO v_notification;
+    -- A deposit bonus matches the part credited as playable; a deposit held whole funds none.
+    IF v_held < p_amount THEN
+      PERFORM bonus_apply_deposit(v_deposit.id, v_user, v_wallet, v_currency, p_amount - v_held, p_at);
+    END IF;
+  ELSIF v_status = 'below_minimum' AND v_settled IS NULL AND out_confirmations >= out_required THEN
+    SELECT l.out_id INTO v_settled FROM ledger_post('deposit.below_minimum', p_at, ARRAY[NULL, NULL]::bigint[], ARRAY[v_currency, v_currency],
+      ARRAY['provider_clearing', 'adjustments'], ARRAY[-p_amount, p_amount], p_ledger_scope, p_ledger_key || ':below_minimum') l;
+    out_changed := true;
+  END IF;
+
+  IF out_changed THEN
+    UPDATE deposits d SET confirmations = out_confirmations, status = v_status, pending_transaction_id = v_pending,
+      settled_transaction_id = v_settled, credited_at = CASE WHEN v_credit THEN p_at ELSE d.credited_at END, updated_at = p_at,
+      held_amount = d.held_amount + v_held
+    WHERE d.id = v_deposit.id;
+    out_announce := ARRAY[json_build_object('u', v_user, 'k', 'deposit', 'id', v_deposit.id)::text]
+      || CASE WHEN v_wallet_moved THEN ARRAY[json_build_object('u', v_user, 'k', 'wallets', 'id', v_user)::text] ELSE ARRAY[]::text[] END
+      || CASE WHEN v_notification IS NOT NULL
+        THEN ARRAY[json_build_object('u', v_user, 'k', 'notification', 'id', v_notification)::text] ELSE ARRAY[]::text[] END;
+  END IF;
+  out_status := v_status;
+  RETURN NEXT;
 END
 $$;
