@@ -138,30 +138,32 @@ interface NoticeRow {
 
 const NOTICE_COLUMNS = ['out_n', 'out_status', 'out_field', 'out_code', 'out_confirmations', 'out_required', 'out_changed'] as const;
 
-/** One notification alone: deposit_notification_apply, its own database transaction. */
+/** deposit_notification_apply's call over a set of notifications; `channel` set to announce at its commit. */
+function noticeCall(provider: string, calls: readonly NoticeParams[], channel: boolean): [string, unknown[]] {
+  const column = <K extends keyof NoticeParams>(name: K) => calls.map((call) => call[name]);
+  const call = 'deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
+  return [
+    channel ? announcedAtCommit(call, NOTICE_COLUMNS, '$11') : `SELECT * FROM ${call}`,
+    [provider, column('txId'), column('address'), column('currencyCode'), column('amount'), column('confirmations'), LIMITS_CURRENCY,
+      calls[0]?.ledgerScope ?? '', column('ledgerKey'), latestCallTime(calls), ...(channel ? [LIVE_CHANNEL] : [])],
+  ];
+}
+
+/** One notification alone: a set of one, its own database transaction; the caller announces its live updates once committed. */
 async function noticeOne(db: Queryable, provider: string, p: NoticeParams): Promise<NoticeRow> {
-  return one<NoticeRow>(
-    db,
-    'SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
-    [provider, p.txId, p.address, p.currencyCode, p.amount, p.confirmations, LIMITS_CURRENCY, p.ledgerScope, p.ledgerKey, p.at],
-    { prepared: 'deposit_notification_apply' },
-  );
+  const [sql, params] = noticeCall(provider, [p], false);
+  return one<NoticeRow>(db, sql, params, { prepared: 'deposit_notification_apply' });
 }
 
 /**
- * Notifications of several transfers in one database transaction (deposit_notification_apply_batch applies
- * deposit_notification_apply to each): each answers as it would have alone. Their live updates are
- * announced at the batch's commit, as a game wallet batch's are (playBatch in game-wallet.ts).
+ * Notifications of several transfers in one database transaction, the same function over the set: each
+ * answers as it would have alone. Their live updates are announced at the commit, as a game wallet batch's
+ * are (game-wallet.ts).
  */
 async function noticeBatch(db: Queryable, provider: string, calls: readonly NoticeParams[]): Promise<NoticeRow[]> {
-  const column = <K extends keyof NoticeParams>(name: K) => calls.map((call) => call[name]);
-  const rows = await db.query<NoticeRow>(
-    announcedAtCommit('deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', NOTICE_COLUMNS, '$11'),
-    [provider, column('txId'), column('address'), column('currencyCode'), column('amount'), column('confirmations'), LIMITS_CURRENCY,
-      calls[0]?.ledgerScope ?? '', column('ledgerKey'), latestCallTime(calls), LIVE_CHANNEL],
-    { prepared: 'deposit_notification_apply_batch' },
-  );
-  if (rows.length !== calls.length) throw new Error(`deposit_notification_apply_batch answered ${rows.length} of ${calls.length} notifications`);
+  const [sql, params] = noticeCall(provider, calls, true);
+  const rows = await db.query<NoticeRow>(sql, params, { prepared: 'deposit_notification_apply_batch' });
+  if (rows.length !== calls.length) throw new Error(`deposit_notification_apply answered ${rows.length} of ${calls.length} notifications`);
   return rows;
 }
 
@@ -205,7 +207,8 @@ function noticeBatcher(db: Db, provider: string): Batcher<NoticeParams, NoticeRo
  * Applies one verified notification of the provider `provider`: deposit_notification_apply (server/db/schema),
  * the one implementation of what a notification does, alone or in a batch with others, in one database
  * transaction with the deposit row locked, so concurrent or replayed notifications of one transfer queue and
- * the later ones find nothing left to do.
+ * the later ones find nothing left to do. A batch holds one notification per transfer and per address; one
+ * with two notifications of one player (two of their wallets) fails whole and the batcher runs each alone.
  */
 export async function applyDepositNotification(ctx: AppContext, provider: string, notification: DepositNotification): Promise<DepositView> {
   const key = idempotency.deposit(provider, notification.txId);

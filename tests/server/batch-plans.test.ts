@@ -7,8 +7,8 @@ import { postgresUrlOf } from '../helpers/db.ts';
 import { depositAddress, expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
 /**
- * The money functions a batch calls (game_wallet_play over a set of calls, deposit_notification_apply_batch
- * and the per-call function it applies to each call) and the ledger's writer they call (ledger_post_many) plan their statements once per connection and keep the plans while the tables grow. A plan made while the tables were small must still find every row by its key: no table read whole,
+ * The money functions a batch calls (game_wallet_play and deposit_notification_apply, each over a
+ * set of calls) and the ledger's writer they call (ledger_post_many) plan their statements once per connection and keep the plans while the tables grow. A plan made while the tables were small must still find every row by its key: no table read whole,
  * no hash built over one, whichever join method PostgreSQL takes (a second pass plans them with nested loops
  * off). The references of the rows they write are checked by the money tables' foreign keys (migration
  * 0037): PostgreSQL's own queries, each a look-up of one referred row by the referred key, planned by
@@ -152,7 +152,7 @@ describe('the batch functions', () => {
       const notify = async (confirmations: number, expected: string) => {
         const txIds = addresses.map((address) => `plan-${transfers}-${address}`);
         const result = await client.query<{ out_status: string }>(
-          'SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+          'SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
           [
             'simulator',
             txIds,

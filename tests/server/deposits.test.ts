@@ -348,7 +348,7 @@ describe('many transfers at once', () => {
       }
       return query(sql, ...rest);
     }) as typeof server.db.query;
-    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'deposit_notification_apply_batch', (params) => (params[1] as unknown[]).length);
+    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'deposit_notification_apply', (params) => (params[1] as unknown[]).length);
     // What the players' streams hear, in order: each notification that changed something announces its
     // deposit, the wallets, and at a credit the player's notice, batched or not.
     const heard: string[] = [];
@@ -435,14 +435,14 @@ describe('many transfers at once', () => {
     expect(Math.max(...batches)).toBeLessThanOrEqual(16);
   });
 
-  it('are refused whole by the batch function when two name one wallet or one transfer, leaving nothing written', async () => {
-    // The server never gathers such a batch (one notification per transfer and per address at a time); the
-    // function checks it anyway, before any lock or write.
+  it('are refused whole by the function when two name one wallet, one transfer or one player, leaving nothing written', async () => {
+    // The server never gathers such a batch (one notification per transfer and per address at a time; one
+    // with two of a player's wallets fails and runs each alone); the function checks it anyway, before any write.
     const [player, other] = [await registeredPlayer(server), await registeredPlayer(server)];
     const [address, otherAddress] = [await depositAddress(player), await depositAddress(other)];
     const before = await ledgerTransactionCount();
     const batch = (txIds: string[], addresses: string[]) =>
-      server.db.query('SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+      server.db.query('SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
         'simulator',
         txIds,
         addresses,
@@ -456,9 +456,22 @@ describe('many transfers at once', () => {
       ]);
     await expect(batch(['same-wallet-1', 'same-wallet-2'], [address, address])).rejects.toThrow('one notification per transfer and per wallet');
     await expect(batch(['same-transfer', 'same-transfer'], [address, otherAddress])).rejects.toThrow('one notification per transfer and per wallet');
+    const btc = await server.call('paymentDeposit', { token: player.token, body: { amount: '0.001', currencyCode: 'BTC' } });
+    expect(btc.status, JSON.stringify(btc.body)).toBe(200);
+    await expect(batch(['same-player-1', 'same-player-2'], [address, btc.body.data.address as string])).rejects.toThrow('one per player');
+    expect(await ledgerTransactionCount()).toBe(before);
     // The same two, each on its own wallet and transfer, are recorded.
     const rows = await batch(['own-wallet-1', 'own-wallet-2'], [address, otherAddress]);
     expect(rows.map((row) => (row as { out_status: string }).out_status)).toEqual(['pending', 'pending']);
+    expect(await ledgerTransactionCount()).toBe(before + 2);
+    // A refusal beside them is answered alone, having written nothing; the other notification is applied.
+    const mixed = await batch(['mixed-unknown', 'own-wallet-1'], ['ltc1qnobodyhasthisaddress', otherAddress]);
+    expect(mixed.map((row) => (row as { out_status: string; out_code: string | null }))).toMatchObject([
+      { out_status: 'refused', out_code: 'NOT_FOUND' },
+      { out_status: 'refused', out_field: 'address', out_code: 'mismatch' },
+    ]);
+    const [seen] = await batch(['own-wallet-2'], [otherAddress]);
+    expect(seen).toMatchObject({ out_status: 'pending', out_changed: false });
     expect(await ledgerTransactionCount()).toBe(before + 2);
     expect(await ltcWallet(player)).toEqual({ available: '0', pending: '0.5' });
     expect(await ltcWallet(other)).toEqual({ available: '0', pending: '0.5' });

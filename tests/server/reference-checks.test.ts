@@ -291,7 +291,7 @@ describe('game_wallet_play', () => {
 
 /**
  * A deposit's references: its address, and its wallet with that wallet's player and currency; a
- * notification's player. deposit_notification_apply_batch's write is checked by the same foreign keys.
+ * notification's player. deposit_notification_apply's write of a set is checked by the same foreign keys.
  */
 describe('deposits and notifications', () => {
   interface Credited {
@@ -371,7 +371,7 @@ describe('deposits and notifications', () => {
     await expectLedgerBalanced(server);
   });
 
-  it('are checked in deposit_notification_apply_batch’s write: an address gone before it fails the batch, writing nothing', async () => {
+  it('are checked in deposit_notification_apply’s write: an address gone before it fails the set, writing nothing', async () => {
     const player = await fundedPlayer(server, '1');
     const address = await depositAddress(server, player);
     const txId = `ref-transfer-${randomUUID()}`;
@@ -383,7 +383,7 @@ describe('deposits and notifications', () => {
     try {
       const key = idempotency.deposit('simulator', txId);
       const outcome = await refusal(
-        server.db.query('SELECT * FROM deposit_notification_apply_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+        server.db.query('SELECT * FROM deposit_notification_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
           'simulator', [txId], [address], ['LTC'], ['0.5'], [0], 'LTC', key.scope, [key.key], server.clock.now(),
         ]),
       );
