@@ -181,24 +181,35 @@ export function useRollbackDb(): () => Db {
 }
 
 /**
- * Counts the batches the server's batchers run through `fn` (a batch function's name), on the pipelined
- * connection they go over (Db.pipeline; on PGlite the database itself): how many calls each held, read from
- * its parameters by `callsIn`, once answered (a batch that failed would have run its calls alone). stop()
- * gives the connection its query back.
+ * Counts the batches the server's batchers run through `fn` (a money function's name), on the pipelined
+ * connection they go over (Db.pipeline; on PGlite the database itself), or with `pool` on the database's
+ * connections as well: how many calls each held, read from its parameters by `callsIn`, once answered (a
+ * batch that failed would have run its calls alone). A batch holds two calls or more: a call run alone is
+ * not counted. stop() gives the connections their query back.
  */
-export function countBatches(db: Db, fn: string, callsIn: (params: readonly unknown[]) => number): { sizes: number[]; stop: () => void } {
-  const pipeline = db.pipeline();
-  const previous = pipeline.query;
+export function countBatches(
+  db: Db,
+  fn: string,
+  callsIn: (params: readonly unknown[]) => number,
+  options: { pool?: boolean } = {},
+): { sizes: number[]; stop: () => void } {
   const sizes: number[] = [];
-  pipeline.query = (async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
-    const rows = await previous.call(pipeline, sql, params, options);
-    if (sql.includes(`${fn}(`)) sizes.push(callsIn(params ?? []));
-    return rows;
-  }) as Queryable['query'];
+  const hooked = (options.pool ? [db.pipeline(), db] : [db.pipeline()]).filter((target, i, all) => all.indexOf(target) === i);
+  const previous = hooked.map((target) => target.query);
+  hooked.forEach((target, i) => {
+    target.query = (async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+      const rows = await previous[i]!.call(target, sql, params, options);
+      const calls = sql.includes(`${fn}(`) ? callsIn(params ?? []) : 0;
+      if (calls > 1) sizes.push(calls);
+      return rows;
+    }) as Queryable['query'];
+  });
   return {
     sizes,
     stop: () => {
-      pipeline.query = previous;
+      hooked.forEach((target, i) => {
+        target.query = previous[i]!;
+      });
     },
   };
 }

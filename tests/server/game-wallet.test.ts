@@ -633,7 +633,9 @@ describe('concurrency', () => {
       }
       return query(sql, ...rest);
     }) as typeof server.db.query;
-    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'game_wallet_play', (params) => (params[0] as unknown[]).length);
+    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'game_wallet_play', (params) => (params[0] as unknown[]).length, {
+      pool: true,
+    });
     // What the players' streams hear: each call that moved money announces its player's wallets, batched or not.
     const heard: string[] = [];
     const stopListening = await server.db.listen(LIVE_CHANNEL, (payload) => heard.push(payload));
