@@ -1,8 +1,10 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { formatAmount, parseAmount } from '../../src/money.ts';
 import { segwitAddress } from '../../server/addresses.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
-import { code, depositAddress, expectLedgerBalanced, type Player } from '../helpers/money.ts';
+import { postgresUrlOf } from '../helpers/db.ts';
+import { code, depositAddress, expectLedgerBalanced, signedWebhook, type Player } from '../helpers/money.ts';
 import { randomBytes } from 'node:crypto';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 
@@ -14,10 +16,11 @@ import type { SimulatorPaymentProvider } from '../../server/providers/payment-si
  */
 
 const DAY = 24 * 60 * 60_000;
+const SECRET = 'deposit-limits-credit-webhook-secret';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'false' });
+  server = await startTestServer({ RATE_LIMIT: 'false', PAYMENT_WEBHOOK_SECRET: SECRET });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => server.close());
@@ -250,3 +253,36 @@ it('lists a withdrawal drawing on held money as one row of its whole amount that
   ]);
   expectChained(rows, (await balances(player.token)).available);
 });
+
+if (process.env.TEST_DATABASE_URL) {
+  it('credits a transfer confirmed at once while a release holds the player’s deposit-limit lock: the credit waits for it before taking the wallet', async () => {
+    const player = await registeredPlayer(server);
+    expect((await server.call('rgUpdateLimit', { token: player.token, body: { limitType: 'deposit', daily: '1' } })).status).toBe(200);
+    const address = await depositAddress(server, player, '0.5');
+    const [wallet] = await server.db.query<{ id: number }>(
+      "SELECT w.id FROM wallets w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = $1 AND c.code = 'LTC'",
+      [player.user.id],
+    );
+    // Another connection reckons the player's deposit limits as a release does: their lock, then the wallet.
+    const release = new pg.Client({ connectionString: postgresUrlOf(server.db) });
+    await release.connect();
+    try {
+      await release.query('BEGIN');
+      await release.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`deposit-limits:${player.user.id}`]);
+      const credited = signedWebhook(server, SECRET, { type: 'deposit', txId: `at-once-${player.user.id}`, address, currencyCode: 'LTC', amount: '0.5', confirmations: 6 });
+      const waiting = async () =>
+        (await release.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows[0]!.n;
+      for (let waited = 0; (await waiting()) === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await waiting()).toBe(1);
+      // A credit that had locked the wallet before the deposit-limit lock would deadlock here.
+      await release.query('SELECT id FROM wallets WHERE id = $1 FOR UPDATE', [wallet!.id]);
+      await release.query('COMMIT');
+      const res = await credited;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.deposit).toMatchObject({ status: 'credited', changed: true });
+      expect(await balances(player.token)).toEqual({ available: '0.5', pending: '0', bonus: '0', held: '0' });
+    } finally {
+      await release.end();
+    }
+  });
+}

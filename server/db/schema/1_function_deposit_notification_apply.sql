@@ -5,12 +5,13 @@
 -- carry state, not events: a replay moves nothing (out_changed false). In this order:
 --   1. the refusals, before anything is written: an address the provider never gave (NOT_FOUND), another
 --      currency than the address's, an amount not positive or finer than the currency's decimals;
---   2. each transfer recorded at its first sight (below the currency's minimum deposit: `below_minimum`,
---      never credited), and the deposit rows locked in id order; a notification that contradicts the
---      recorded address or amount is refused whole;
---   3. the deposit-limit locks (a transaction-level advisory lock per player, in player order) of the
+--   2. the deposit-limit locks (a transaction-level advisory lock per player, in player order) of the
 --      players a credit in the limits' currency (p_limits_currency) may hold money for, those with a
---      deposit limit or held money; then the wallets, in id order: the order every writer takes them in;
+--      deposit limit or held money, before anything else of theirs (deposit_release_held takes the same
+--      lock before their wallets);
+--   3. each transfer recorded at its first sight (below the currency's minimum deposit: `below_minimum`,
+--      never credited), the deposit rows locked in id order, then the wallets in id order; a notification
+--      that contradicts the recorded address or amount is refused whole;
 --   4. at first sight at or above the minimum: provider_clearing to the wallet's pending balance
 --      (deposit.pending, a visible pending deposit, key `<txId>:pending`);
 --   5. once it has the confirmations settings require: for those players, held money waiting is released
@@ -113,7 +114,20 @@ BEGIN
     RAISE EXCEPTION 'a set takes one notification per transfer and per wallet, and one per player';
   END IF;
 
-  -- 2. The transfers seen for the first time recorded, then every deposit row locked and read.
+  -- 2. The deposit-limit locks of the players a credit may hold money for, before anything else of theirs is
+  --    locked (recording a deposit locks its wallet's key): a notification that brings, or finds recorded, the
+  --    confirmations required, in the limits' currency, of a player with a deposit limit or held money.
+  v_limited := ARRAY(
+    SELECT v_refusal[g.n] IS NULL AND v_code[g.n] = p_limits_currency
+      AND (p_confirmations[g.n] >= v_required
+        OR (SELECT d.confirmations FROM deposits d WHERE d.provider = p_provider AND d.provider_tx_id = p_tx_id[g.n] LIMIT 1) >= v_required)
+      AND (EXISTS (SELECT 1 FROM gambling_limits l WHERE l.user_id = v_user[g.n] AND l.kind = 'deposit')
+        OR EXISTS (SELECT 1 FROM wallets w WHERE w.user_id = v_user[g.n] AND w.held > 0))
+    FROM generate_subscripts(p_tx_id, 1) AS g(n) ORDER BY g.n);
+  PERFORM pg_advisory_xact_lock(hashtextextended('deposit-limits:' || l.user_id, 0))
+  FROM (SELECT v_user[g.n] AS user_id FROM generate_subscripts(p_tx_id, 1) AS g(n) WHERE v_limited[g.n] ORDER BY 1) l;
+
+  -- 3. The transfers seen for the first time recorded, then every deposit row locked and read, then the wallets.
   WITH recorded AS (
     INSERT INTO deposits (provider, provider_tx_id, deposit_address_id, wallet_id, user_id, currency_id, amount, confirmations, status,
       created_at, updated_at)
@@ -143,17 +157,12 @@ BEGIN
       FROM deposits d WHERE d.provider = p_provider AND d.provider_tx_id = p_tx_id[g.n] LIMIT 1
     ) d ON true;
 
-  -- 3. The deposit-limit locks of the players a credit may hold money for, then the wallets.
-  v_limited := ARRAY(
-    SELECT v_refusal[g.n] IS NULL AND v_status[g.n] = 'pending' AND v_confirmations[g.n] >= v_required AND v_code[g.n] = p_limits_currency
-      AND (EXISTS (SELECT 1 FROM gambling_limits l WHERE l.user_id = v_user[g.n] AND l.kind = 'deposit')
-        OR EXISTS (SELECT 1 FROM wallets w WHERE w.user_id = v_user[g.n] AND w.held > 0))
-    FROM generate_subscripts(p_tx_id, 1) AS g(n) ORDER BY g.n);
-  PERFORM pg_advisory_xact_lock(hashtextextended('deposit-limits:' || l.user_id, 0))
-  FROM (SELECT v_user[g.n] AS user_id FROM generate_subscripts(p_tx_id, 1) AS g(n) WHERE v_limited[g.n] ORDER BY 1) l;
   PERFORM 1 FROM wallets w
   WHERE w.id = ANY (ARRAY(SELECT v_wallet[g.n] FROM generate_subscripts(p_tx_id, 1) AS g(n) WHERE v_refusal[g.n] IS NULL))
   ORDER BY w.id FOR UPDATE;
+  -- Only the transfers credited now (not those credited before) hold money over the limits.
+  v_limited := ARRAY(SELECT v_limited[g.n] AND v_refusal[g.n] IS NULL AND v_status[g.n] = 'pending'
+    FROM generate_subscripts(p_tx_id, 1) AS g(n) ORDER BY g.n);
 
   -- 4. The transfers seen at or above the minimum: provider_clearing to pending.
   v_posted := ARRAY(SELECT g.n FROM generate_subscripts(p_tx_id, 1) AS g(n)

@@ -6,7 +6,8 @@
 -- the time of its release (deposit_releases). A release moves available, so it is a row of the player's
 -- transaction list: type `deposit`, action `depositRelease`, completed. The player's deposit-limit
 -- reckoning is serialised by a transaction-level advisory lock taken before any wallet: every caller takes
--- it before its wallets (deposit_notification_apply after the deposit's row, which no release takes).
+-- it before anything else of the player's (deposit_notification_apply before it records the deposit, which
+-- locks the wallet's key).
 -- Returns the number of releases.
 CREATE OR REPLACE FUNCTION deposit_release_held(p_user_id bigint, p_limits_currency text, p_at timestamptz) RETURNS integer
 -- Planned once per connection, never by reading a table whole: a plan made while the tables were small
