@@ -87,7 +87,26 @@ DECLARE
   v_ledger_public uuid[];
   v_action_id bigint[];
   v_posted integer[];
-  v_rows record;
+  -- The postings of the calls that move money, and their legs, as ledger_post_many takes them.
+  v_kind text[];
+  v_scope text[];
+  v_key text[];
+  v_wallet bigint[];
+  v_action_type text[];
+  v_amount numeric[];
+  v_game text[];
+  v_related_of bigint[];
+  v_public uuid[];
+  v_leg_posting integer[];
+  v_leg_wallet bigint[];
+  v_leg_currency integer[];
+  v_leg_kind text[];
+  v_leg_amount numeric[];
+  -- A record each for the rows of each loop below: one changing its row type would have plpgsql plan again
+  -- every expression that reads it.
+  v_opened record;
+  v_posting record;
+  v_wagered record;
 BEGIN
   PERFORM set_config('casino.announce', 'by_server', true);
   IF v_calls = 0 THEN
@@ -196,6 +215,7 @@ BEGIN
           ELSE 0
         END AS part,
         CASE WHEN j.rollback THEN coalesce(o.amount, 0) ELSE coalesce(j.amount, 0) END AS moved
+      OFFSET 0
     ) b
     CROSS JOIN LATERAL (
       SELECT CASE
@@ -203,6 +223,7 @@ BEGIN
           WHEN j.rollback AND b.part > 0 THEN bonus_money_home(j.round_bonus, j.wallet, p_at)
           WHEN j.rollback THEN 'bonus'
         END AS home
+      OFFSET 0
     ) h
     CROSS JOIN LATERAL (
       SELECT CASE
@@ -225,6 +246,7 @@ BEGIN
         END AS pool_change,
         CASE WHEN j.action = 'bet' AND b.part > 0 AND j.round_bonus IS NULL THEN bonus_running_id(j.wallet, p_at) ELSE j.round_bonus END AS user_bonus,
         o.ledger_transaction_id AS related
+      OFFSET 0
     ) m
   ), decided AS (
     SELECT m.*, coalesce(m.code, CASE
@@ -247,7 +269,7 @@ BEGIN
   FROM judged j LEFT JOIN decided d ON d.n = j.n;
 
   -- 5. The rounds: new ones opened (one another wallet opened meanwhile refuses the call), the others updated.
-  FOR v_rows IN
+  FOR v_opened IN
     WITH opened AS (
       INSERT INTO game_rounds AS r (provider_id, round_id, session_id, user_id, wallet_id, currency_id, game_id, free_spin, staked_available,
         staked_bonus, won, settled, closed, user_bonus_id, created_at, updated_at)
@@ -266,11 +288,11 @@ BEGIN
     LEFT JOIN opened o ON o.provider_id = x.provider AND o.round_id = x.round_id
     WHERE v_status[x.n] IS NULL AND v_round[x.n] IS NULL
   LOOP
-    IF v_rows.id IS NULL THEN
-      v_status[v_rows.n] := 'refused';
-      v_code[v_rows.n] := 'INVALID_VALUE';
+    IF v_opened.id IS NULL THEN
+      v_status[v_opened.n] := 'refused';
+      v_code[v_opened.n] := 'INVALID_VALUE';
     ELSE
-      v_round[v_rows.n] := -v_rows.id;
+      v_round[v_opened.n] := -v_opened.id;
     END IF;
   END LOOP;
   -- (A round opened here is marked by its negated id until the others are updated.)
@@ -293,54 +315,47 @@ BEGIN
   v_ledger := array_fill(NULL::bigint, ARRAY[v_calls]);
   v_ledger_public := array_fill(NULL::uuid, ARRAY[v_calls]);
   IF v_posted IS NOT NULL THEN
-    FOR v_rows IN
+    SELECT array_agg('game.' || lower(p_action[q.i]) ORDER BY q.k), array_agg(p_ledger_scope[q.i] ORDER BY q.k), array_agg(p_ledger_key[q.i] ORDER BY q.k),
+      array_agg(p_wallet_id[q.i] ORDER BY q.k), array_agg(p_action[q.i] ORDER BY q.k), array_agg(v_moved[q.i] ORDER BY q.k),
+      array_agg(p_game_identifier[q.i] ORDER BY q.k), array_agg(v_related[q.i] ORDER BY q.k), array_agg(p_ledger_public_id[q.i] ORDER BY q.k)
+    INTO v_kind, v_scope, v_key, v_wallet, v_action_type, v_amount, v_game, v_related_of, v_public
+    FROM unnest(v_posted) WITH ORDINALITY AS q(i, k);
+    -- Four legs a posting: the player's available and bonus, the house, the pool (zero legs are dropped).
+    SELECT array_agg(q.k::integer ORDER BY q.k, g.g), array_agg(CASE WHEN g.g <= 2 THEN p_wallet_id[q.i] END ORDER BY q.k, g.g),
+      array_agg(CASE WHEN g.g > 2 THEN p_currency_id[q.i] END ORDER BY q.k, g.g),
+      array_agg((ARRAY['available', 'bonus', 'house', 'bonus_pool'])[g.g] ORDER BY q.k, g.g),
+      array_agg(CASE g.g WHEN 1 THEN v_available_change[q.i] WHEN 2 THEN v_bonus_change[q.i]
+        WHEN 3 THEN -(v_available_change[q.i] + v_bonus_change[q.i] + v_pool_change[q.i]) ELSE v_pool_change[q.i] END ORDER BY q.k, g.g)
+    INTO v_leg_posting, v_leg_wallet, v_leg_currency, v_leg_kind, v_leg_amount
+    FROM unnest(v_posted) WITH ORDINALITY AS q(i, k) CROSS JOIN generate_series(1, 4) AS g(g);
+    FOR v_posting IN
       SELECT v_posted[l.out_n] AS n, l.out_id, l.out_public_id, l.out_replayed, l.out_available, l.out_bonus
-      FROM ledger_post_many(p_at,
-        (SELECT array_agg('game.' || lower(p_action[i]) ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg(p_ledger_scope[i] ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg(p_ledger_key[i] ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg(p_wallet_id[i] ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg('casino'::text ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg(p_action[i] ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg('completed'::text ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg(v_moved[i] ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg(p_game_identifier[i] ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg(v_related[i] ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        (SELECT array_agg(p_ledger_public_id[i] ORDER BY k) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)),
-        -- Four legs a posting: the player's available and bonus, the house, the pool (zero legs are dropped).
-        (SELECT array_agg(k::integer ORDER BY k, g) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k) CROSS JOIN generate_series(1, 4) g),
-        (SELECT array_agg(CASE WHEN g <= 2 THEN p_wallet_id[i] END ORDER BY k, g) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)
-          CROSS JOIN generate_series(1, 4) g),
-        (SELECT array_agg(CASE WHEN g > 2 THEN p_currency_id[i] END ORDER BY k, g) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)
-          CROSS JOIN generate_series(1, 4) g),
-        (SELECT array_agg((ARRAY['available', 'bonus', 'house', 'bonus_pool'])[g] ORDER BY k, g) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k)
-          CROSS JOIN generate_series(1, 4) g),
-        (SELECT array_agg((ARRAY[v_available_change[i], v_bonus_change[i], -(v_available_change[i] + v_bonus_change[i] + v_pool_change[i]),
-          v_pool_change[i]])[g] ORDER BY k, g) FROM unnest(v_posted) WITH ORDINALITY AS q(i, k) CROSS JOIN generate_series(1, 4) g)
-      ) l
+      FROM ledger_post_many(p_at, v_kind, v_scope, v_key, v_wallet, array_fill('casino'::text, ARRAY[cardinality(v_posted)]), v_action_type,
+        array_fill('completed'::text, ARRAY[cardinality(v_posted)]), v_amount, v_game, v_related_of, v_public, v_leg_posting, v_leg_wallet,
+        v_leg_currency, v_leg_kind, v_leg_amount) l
     LOOP
-      IF v_rows.out_replayed THEN
-        RAISE EXCEPTION 'the ledger holds call % of round % though the call is not recorded', p_transaction_id[v_rows.n], p_round_id[v_rows.n];
+      IF v_posting.out_replayed THEN
+        RAISE EXCEPTION 'the ledger holds call % of round % though the call is not recorded', p_transaction_id[v_posting.n], p_round_id[v_posting.n];
       END IF;
-      v_ledger[v_rows.n] := v_rows.out_id;
-      v_ledger_public[v_rows.n] := v_rows.out_public_id;
-      v_available[v_rows.n] := v_rows.out_available;
-      v_bonus[v_rows.n] := v_rows.out_bonus;
+      v_ledger[v_posting.n] := v_posting.out_id;
+      v_ledger_public[v_posting.n] := v_posting.out_public_id;
+      v_available[v_posting.n] := v_posting.out_available;
+      v_bonus[v_posting.n] := v_posting.out_bonus;
     END LOOP;
   END IF;
 
   -- The wagering of bets (and their rollbacks) by players with a bonus active or queued: it may complete the
   -- running bonus and move its money, so their balances are read after it.
   IF EXISTS (SELECT 1 FROM unnest(v_wagering) WITH ORDINALITY AS x(amount, n) WHERE x.amount IS NOT NULL AND v_status[x.n] IS NULL) THEN
-    FOR v_rows IN
+    FOR v_wagered IN
       SELECT x.n::integer AS n, w.available, w.bonus
       FROM unnest(v_wagering) WITH ORDINALITY AS x(amount, n)
       CROSS JOIN LATERAL (SELECT bonus_record_wagering(p_user_id[x.n], p_wallet_id[x.n], p_currency_id[x.n], x.amount, p_at)) r
       CROSS JOIN LATERAL (SELECT w.available, w.bonus FROM wallets w WHERE w.id = p_wallet_id[x.n] LIMIT 1) w
       WHERE x.amount IS NOT NULL AND v_status[x.n] IS NULL
     LOOP
-      v_available[v_rows.n] := v_rows.available;
-      v_bonus[v_rows.n] := v_rows.bonus;
+      v_available[v_wagered.n] := v_wagered.available;
+      v_bonus[v_wagered.n] := v_wagered.bonus;
     END LOOP;
   END IF;
 
