@@ -12,7 +12,6 @@ import {
   transfer,
   walletAccount,
   type IdempotencyKey,
-  type LedgerTransaction,
 } from './ledger.ts';
 
 /**
@@ -159,24 +158,6 @@ export async function runningBonusId(db: Queryable, walletId: number, now: Date)
 /** Where the money of the bonus that paid part of a round's stake belongs now (bonus_money_home). */
 export async function bonusMoneyHome(db: Queryable, userBonusId: number | null, walletId: number, now: Date): Promise<BonusMoneyHome> {
   return (await one<{ home: BonusMoneyHome }>(db, 'SELECT bonus_money_home($1, $2, $3) AS home', [userBonusId, walletId, now])).home;
-}
-
-/**
- * A deposit was credited (inside its database transaction, the wallet locked): funds the player's active
- * deposit bonus of that wallet when the deposit reaches its minimum (bonus_apply_deposit).
- */
-export async function applyDepositBonus(
-  tx: Queryable,
-  deposit: { depositId: number; userId: number; walletId: number; currencyId: number; amount: bigint; credit: LedgerTransaction },
-): Promise<void> {
-  await tx.query('SELECT bonus_apply_deposit($1, $2, $3, $4, $5, $6)', [
-    deposit.depositId,
-    deposit.userId,
-    deposit.walletId,
-    deposit.currencyId,
-    formatFixed(deposit.amount),
-    deposit.credit.createdAt,
-  ]);
 }
 
 // ---------------------------------------------------------------------------------------------------

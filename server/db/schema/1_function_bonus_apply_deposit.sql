@@ -1,5 +1,5 @@
--- A deposit of p_amount was credited to p_wallet_id (server/domain/bonuses.ts, applyDepositBonus), inside
--- the transaction that credited it, which holds the wallet's lock: the lazy rules first (bonus_settle, this
+-- A deposit's playable part, p_amount, was credited to p_wallet_id (deposit_notification_apply), inside the
+-- transaction that credited it, which holds the wallet's lock: the lazy rules first (bonus_settle, this
 -- wallet's bonuses), then the player's active bonus, when it is of this wallet and currency and a deposit offer still
 -- unfunded, takes the deposit if it reaches the offer's min_deposit: percentage × the deposit, rounded down to
 -- 1e-8, capped at the offer's amount when it has one, rounded down to the currency's decimals, credited when
