@@ -8,15 +8,16 @@
 -- amount is added to its account (negative takes money out). Legs on one account are netted, zero legs
 -- and zero nets dropped (a caller lists every account an operation may move). In this order:
 --   1. every posting checked: its kind, its idempotency key (not twice in one set), at least two accounts,
---      each known, each amount within its currency's precision, the entries summing to zero per currency,
+--      each known (a player's wallet in one posting of the set at most), each amount within its currency's
+--      precision, the entries summing to zero per currency,
 --      the visible record whole (raises SQLSTATE LG003, the message 'PROBLEM: detail', of the first
 --      posting that is wrong);
 --   2. a key used before: the same posting (same request hash) gets that first transaction back,
 --      replayed; another posting raises LG002 (concurrent postings of one key wait on its advisory lock,
 --      taken in the order of the locks' numbers, then see the first);
 --   3. the cached balances moved, the wallets locked in id order (the order every writer locks wallets
---      in), never below zero after any posting of the set in its order (raises LG001, the message
---      'wallet:kind:balance:change' of the first posting's balance that cannot take it);
+--      in), never below zero (raises LG001, the message 'wallet:kind:balance:change' of the first posting's
+--      balance that cannot take it);
 --   4. the transactions (with the player-visible record: the wallet's available balance before and after
 --      the posting) and their entries, vouched for in casino.ledger_balanced_by: balanced by construction
 --      in 1, they skip the check at commit that any other writer's transaction gets
@@ -63,6 +64,7 @@ DECLARE
   v_replayed bigint[];
   v_replay_n integer[];
   v_wallets bigint[];
+  v_moved_all boolean;
   v_user bigint[];
   v_after numeric[];
   v_change numeric[];
@@ -136,6 +138,8 @@ BEGIN
         WHEN EXISTS (SELECT 1 FROM resolved u WHERE u.n = p.n GROUP BY u.currency_id HAVING sum(u.amount) <> 0)
           THEN 'UNBALANCED: legs in currency ' || (SELECT min(u.currency_id) FROM (SELECT u.currency_id FROM resolved u WHERE u.n = p.n
             GROUP BY u.currency_id HAVING sum(u.amount) <> 0) u) || ' do not sum to zero'
+        WHEN bool_or((SELECT 1 FROM resolved u WHERE u.n < p.n AND u.wallet = r.wallet LIMIT 1) IS NOT NULL)
+          THEN 'BAD_ACCOUNT: a wallet is in two postings of one set'
         WHEN p.vwallet IS NOT NULL AND NOT coalesce(bool_or(r.wallet = p.vwallet), false)
           THEN 'VISIBLE_WALLET_UNTOUCHED: no leg touches wallet ' || p.vwallet
         WHEN p.vwallet IS NOT NULL AND trunc(p.vamount * 10::numeric ^ min(r.decimals) FILTER (WHERE r.wallet = p.vwallet))
@@ -197,44 +201,38 @@ BEGIN
   END IF;
 
   IF v_leg_n IS NOT NULL THEN
-    -- 3. The cached balances: the wallets locked in id order, each posting's balances after it worked out in
-    --    the set's order, none below zero, then each wallet moved once by all its postings.
+    -- 3. The cached balances: the wallets locked in id order, then each moved by its posting, never below zero.
     SELECT array_agg(DISTINCT l.wallet ORDER BY l.wallet) INTO v_wallets FROM unnest(v_leg_wallet) AS l(wallet) WHERE l.wallet IS NOT NULL;
     PERFORM 1 FROM wallets w WHERE w.id = ANY (v_wallets) ORDER BY w.id FOR UPDATE;
-    WITH per AS (
-      SELECT l.n, l.wallet, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'available'), 0) AS available,
-        coalesce(sum(l.amount) FILTER (WHERE l.kind = 'pending'), 0) AS pending, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'bonus'), 0) AS bonus,
-        coalesce(sum(l.amount) FILTER (WHERE l.kind = 'held'), 0) AS held
-      FROM unnest(v_leg_n, v_leg_wallet, v_leg_kind, v_leg_amount) AS l(n, wallet, kind, amount) WHERE l.wallet IS NOT NULL GROUP BY l.n, l.wallet
-    ), run AS (
-      SELECT p.n, p.wallet, w.user_id, p.available, p.pending, p.bonus, p.held,
-        w.available + sum(p.available) OVER o AS available_after, w.pending + sum(p.pending) OVER o AS pending_after,
-        w.bonus + sum(p.bonus) OVER o AS bonus_after, w.held + sum(p.held) OVER o AS held_after
-      FROM per p CROSS JOIN LATERAL (SELECT w.user_id, w.available, w.pending, w.bonus, w.held FROM wallets w WHERE w.id = p.wallet LIMIT 1) w
-      WINDOW o AS (PARTITION BY p.wallet ORDER BY p.n)
-    ), low AS (
-      SELECT r.n, r.wallet, k.kind, k.after - k.change AS balance, k.change, k.i
-      FROM run r CROSS JOIN LATERAL (VALUES (1, 'available', r.available_after, r.available), (2, 'pending', r.pending_after, r.pending),
-        (3, 'bonus', r.bonus_after, r.bonus), (4, 'held', r.held_after, r.held)) AS k(i, kind, after, change)
-      WHERE k.after < 0
+    WITH moved AS (
+      UPDATE wallets w SET available = w.available + c.available, pending = w.pending + c.pending, bonus = w.bonus + c.bonus, held = w.held + c.held
+      FROM (
+        SELECT l.wallet, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'available'), 0) AS available,
+          coalesce(sum(l.amount) FILTER (WHERE l.kind = 'pending'), 0) AS pending, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'bonus'), 0) AS bonus,
+          coalesce(sum(l.amount) FILTER (WHERE l.kind = 'held'), 0) AS held
+        FROM unnest(v_leg_wallet, v_leg_kind, v_leg_amount) AS l(wallet, kind, amount) WHERE l.wallet IS NOT NULL GROUP BY l.wallet
+      ) c
+      WHERE w.id = ANY (v_wallets) AND w.id = c.wallet
+        AND w.available + c.available >= 0 AND w.pending + c.pending >= 0 AND w.bonus + c.bonus >= 0 AND w.held + c.held >= 0
+      RETURNING w.id, w.user_id, w.available, w.bonus, c.available AS change
     )
-    SELECT (SELECT format('%s:%s:%s:%s', l.wallet, l.kind, l.balance, l.change) FROM low l ORDER BY l.n, l.wallet, l.i LIMIT 1),
-      (SELECT array_agg(r.user_id ORDER BY v.n) FROM unnest(p_visible_wallet) WITH ORDINALITY AS v(wallet, n) LEFT JOIN run r ON r.n = v.n AND r.wallet = v.wallet),
-      (SELECT array_agg(r.available_after ORDER BY v.n) FROM unnest(p_visible_wallet) WITH ORDINALITY AS v(wallet, n) LEFT JOIN run r ON r.n = v.n AND r.wallet = v.wallet),
-      (SELECT array_agg(r.available ORDER BY v.n) FROM unnest(p_visible_wallet) WITH ORDINALITY AS v(wallet, n) LEFT JOIN run r ON r.n = v.n AND r.wallet = v.wallet),
-      (SELECT array_agg(r.bonus_after ORDER BY v.n) FROM unnest(p_visible_wallet) WITH ORDINALITY AS v(wallet, n) LEFT JOIN run r ON r.n = v.n AND r.wallet = v.wallet)
-    INTO v_problem, v_user, v_after, v_change, v_bonus_after;
-    IF v_problem IS NOT NULL THEN
+    SELECT (SELECT count(*) FROM moved) = coalesce(cardinality(v_wallets), 0), array_agg(m.user_id ORDER BY v.n), array_agg(m.available ORDER BY v.n),
+      array_agg(m.change ORDER BY v.n), array_agg(m.bonus ORDER BY v.n)
+    INTO v_moved_all, v_user, v_after, v_change, v_bonus_after
+    FROM unnest(p_visible_wallet) WITH ORDINALITY AS v(wallet, n) LEFT JOIN moved m ON m.id = v.wallet AND v_replayed[v.n] IS NULL;
+    IF NOT v_moved_all THEN
+      -- The first balance that cannot take its change, in the postings' order.
+      SELECT format('%s:%s:%s:%s', w.id, k.kind, k.balance, k.change) INTO v_problem
+      FROM (SELECT l.wallet, min(l.n) AS n FROM unnest(v_leg_wallet, v_leg_n) AS l(wallet, n) WHERE l.wallet IS NOT NULL GROUP BY l.wallet) x
+      CROSS JOIN LATERAL (SELECT w.id, w.available, w.pending, w.bonus, w.held FROM wallets w WHERE w.id = x.wallet LIMIT 1) w
+      CROSS JOIN LATERAL (
+        SELECT u.kind, CASE u.kind WHEN 'available' THEN w.available WHEN 'pending' THEN w.pending WHEN 'bonus' THEN w.bonus ELSE w.held END AS balance,
+          sum(u.amount) AS change, min(array_position(ARRAY['available', 'pending', 'bonus', 'held'], u.kind)) AS i
+        FROM unnest(v_leg_wallet, v_leg_kind, v_leg_amount) AS u(wallet, kind, amount) WHERE u.wallet = x.wallet GROUP BY u.kind
+      ) k
+      WHERE k.balance + k.change < 0 ORDER BY x.n, x.wallet, k.i LIMIT 1;
       RAISE EXCEPTION '%', v_problem USING ERRCODE = 'LG001';
     END IF;
-    UPDATE wallets w SET available = w.available + c.available, pending = w.pending + c.pending, bonus = w.bonus + c.bonus, held = w.held + c.held
-    FROM (
-      SELECT l.wallet, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'available'), 0) AS available,
-        coalesce(sum(l.amount) FILTER (WHERE l.kind = 'pending'), 0) AS pending, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'bonus'), 0) AS bonus,
-        coalesce(sum(l.amount) FILTER (WHERE l.kind = 'held'), 0) AS held
-      FROM unnest(v_leg_wallet, v_leg_kind, v_leg_amount) AS l(wallet, kind, amount) WHERE l.wallet IS NOT NULL GROUP BY l.wallet
-    ) c
-    WHERE w.id = ANY (v_wallets) AND w.id = c.wallet;
 
     -- 4. The transactions, vouched for as balanced by construction (checked in 1), and their entries.
     PERFORM set_config('casino.ledger_balanced_by', concat_ws(',', nullif(current_setting('casino.ledger_balanced_by', true), ''),
