@@ -571,6 +571,60 @@ describe('postTransaction', () => {
   });
 });
 
+/** Postings as ledger_post_many takes a set of them: deposits of `amount` into each player's LTC wallet, keys given. */
+function depositSet(tx: Queryable, players: readonly Player[], amount: string, keys: readonly string[]) {
+  const n = players.length;
+  return tx.query<{ out_n: number; out_id: number; out_replayed: boolean; out_available: string }>(
+    `SELECT out_n, out_id::int AS out_id, out_replayed, out_available::text FROM ledger_post_many($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+       $13, $14, $15, $16, $17)`,
+    [AT, Array(n).fill('deposit'), Array(n).fill('deposit:set'), keys, players.map((p) => p.wallet.LTC), Array(n).fill('deposit'),
+      Array(n).fill('deposit'), Array(n).fill('completed'), Array(n).fill(amount), Array(n).fill(null), Array(n).fill(null), Array(n).fill(null),
+      players.flatMap((_, i) => [i + 1, i + 1]), players.flatMap((p) => [null, p.wallet.LTC]), players.flatMap(() => [currency.LTC, null]),
+      players.flatMap(() => ['provider_clearing', 'available']), players.flatMap(() => [`-${amount}`, amount])],
+  );
+}
+
+describe('ledger_post_many', () => {
+  it('posts a set of postings at once, answering each in order, a replay among them moving nothing', async () => {
+    const players = await Promise.all([newPlayer(), newPlayer(), newPlayer()]);
+    const keys = players.map((p) => `set-${p.userId}`);
+    const first = await db.transaction((tx) => depositSet(tx, players.slice(0, 1), '0.5', keys.slice(0, 1)));
+    const counts = await ledgerCounts();
+    const rows = await db.transaction((tx) => depositSet(tx, players, '0.5', keys));
+    expect(rows.map((row) => [row.out_n, row.out_replayed, row.out_available])).toEqual([
+      [1, true, '0.50000000'],
+      [2, false, '0.50000000'],
+      [3, false, '0.50000000'],
+    ]);
+    expect(rows[0]!.out_id).toBe(first[0]!.out_id);
+    expect(await ledgerCounts()).toEqual({ transactions: counts.transactions + 2, entries: counts.entries + 4 });
+    for (const p of players) expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.5'), pending: 0n, bonus: 0n });
+    // Each is the transaction postTransaction would have written: its visible record chained from zero.
+    const written = await db.query<{ before_balance: string; after_balance: string; user_id: number }>(
+      'SELECT before_balance::text, after_balance::text, user_id::int FROM ledger_transactions WHERE id = ANY ($1) ORDER BY id',
+      [rows.map((row) => row.out_id)],
+    );
+    expect(written.map((row) => [row.user_id, row.before_balance, row.after_balance])).toEqual(
+      players.map((p) => [p.userId, '0.00000000', '0.50000000']),
+    );
+  });
+
+  it('refuses a set that holds one wallet in two postings, or one key twice, writing nothing', async () => {
+    const p = await newPlayer();
+    const counts = await ledgerCounts();
+    const refusal = (run: Promise<unknown>) => run.then(() => 'posted', (error: Error & { code?: string }) => `${error.code} ${error.message}`);
+    expect(await refusal(db.transaction((tx) => depositSet(tx, [p, p], '0.1', [`a-${p.userId}`, `b-${p.userId}`])))).toBe(
+      'LG003 BAD_ACCOUNT: a wallet is in two postings of one set',
+    );
+    const q = await newPlayer();
+    expect(await refusal(db.transaction((tx) => depositSet(tx, [p, q], '0.1', [`c-${p.userId}`, `c-${p.userId}`])))).toBe(
+      `LG003 BAD_IDEMPOTENCY_KEY: deposit:set / c-${p.userId} is the key of two postings of one set`,
+    );
+    expect(await ledgerCounts()).toEqual(counts);
+    expect(await balances(p.wallet.LTC)).toEqual({ available: 0n, pending: 0n, bonus: 0n });
+  });
+});
+
 describe('rounding', () => {
   it('rounds fees up and payouts down, to the currency precision', () => {
     expect(feeUnits(1n, { basisPoints: 1 })).toBe(1n); // 0.0001 of a unit, charged as a whole unit
