@@ -1,8 +1,8 @@
 /**
  * Gathers calls that arrive while earlier ones are on their way into batches, one database transaction
- * each (the game wallet's bets and wins: game_wallet_play_batch, migration 0024; deposit notifications:
- * deposit_notification_apply_batch, migration 0025). A batch never holds two calls that share a key (a
- * wallet, a round, a transfer), and no call starts while another with one of its keys is on its way: calls
+ * each (the game wallet's bets and wins: game_wallet_play; deposit notifications: deposit_notification_apply;
+ * both take their calls as a set). A batch never holds two calls that share a key (a player, a wallet, a
+ * round, a transfer), and no call starts while another with one of its keys is on its way: calls
  * of one wallet run in the order they came, one after another. With nothing on its way a call runs at
  * once, alone; under load the calls that wait form the next batch, started once there are enough of them
  * (or when nothing else is on its way). A batch that fails as a whole runs each of its calls alone, each

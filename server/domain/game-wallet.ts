@@ -23,7 +23,7 @@ import { currencyStep, idempotency, type TransactionActionType } from './ledger.
  * Money rules: one database function, game_wallet_play (server/db/schema/1_function_game_wallet_play.sql),
  * the one implementation of a bet, a win, a free spin and a rollback, inside one database transaction with
  * the wallet row locked, so a player's calls queue and a balance never goes below zero; under load several
- * wallets' calls share a transaction (game_wallet_play_batch applies it to each). Idempotency: one row per
+ * players' calls share a transaction (the function takes its calls as a set). Idempotency: one row per
  * (round, action, provider transaction id); a replay gets the first answer back and moves nothing, the same
  * transaction id with a different request is refused. A rollback that arrives before what it cancels is
  * stored, and closes the round: the late bet or win is refused.
