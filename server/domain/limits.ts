@@ -5,13 +5,6 @@ import type { AppContext } from '../context.ts';
 import { one, type Queryable } from '../db/db.ts';
 import { DomainError, badRequest } from './errors.ts';
 
-/** Rolling windows of the deposit, bet and loss limits: a period is the time up to now, not a calendar one. */
-export const LIMIT_PERIOD_MS: Readonly<Record<LimitPeriod, number>> = {
-  daily: 24 * 60 * 60_000,
-  weekly: 7 * 24 * 60 * 60_000,
-  monthly: 30 * 24 * 60 * 60_000,
-};
-
 /** Raising or removing a limit waits this long, as the Malta and UK regulators require; lowering is immediate. */
 export const COOLING_OFF_MS = 24 * 60 * 60_000;
 
@@ -193,55 +186,25 @@ export function assertNotSelfExcluded(user: { self_exclusion_permanent: boolean;
 export type LimitUsage = Record<LimitKind, Record<LimitPeriod, string>>;
 
 /**
- * What each limit counts in its rolling windows up to now, in `currencyCode` (the limits' currency), as
- * the money operations reckon it when they enforce the limits (held-deposits.ts: deposits credited less
- * their held part, and held money released;
- * game-wallet.ts: stakes less rolled-back bets, and wins with free spins less rolled-back wins). A loss is
- * stakes less wins, shown as 0 when the player is ahead.
+ * What each limit counts in its rolling windows up to now, in `currencyCode` (the limits' currency), as the
+ * money operations reckon it when they enforce the limits: deposit_limit_counts (deposits credited less
+ * their held part, and held money released) and game_play_limit_counts (net stakes, and net stakes less net
+ * wins), server/db/schema, each period a rolling window up to now (24, 168 and 720 hours). A count below
+ * zero (a loss count when the player is ahead) is shown as 0.
  */
 export async function limitUsage(db: Queryable, userId: number, currencyCode: string, now: Date): Promise<LimitUsage> {
-  const since = (period: LimitPeriod) => new Date(now.getTime() - LIMIT_PERIOD_MS[period]);
-  const windows = [since('daily'), since('weekly'), since('monthly')];
-  const deposits = await one<Record<string, string>>(
-    db,
-    `WITH counted AS (
-       SELECT d.amount - d.held_amount AS amount, d.credited_at AS at
-       FROM deposits d JOIN currencies c ON c.id = d.currency_id
-       WHERE d.user_id = $1 AND c.code = $5 AND d.status = 'credited' AND d.credited_at > $4
-       UNION ALL
-       SELECT r.amount, r.released_at FROM deposit_releases r JOIN currencies c ON c.id = r.currency_id
-       WHERE r.user_id = $1 AND c.code = $5 AND r.released_at > $4
-     )
-     SELECT
-       coalesce(sum(amount) FILTER (WHERE at > $2), 0) AS daily,
-       coalesce(sum(amount) FILTER (WHERE at > $3), 0) AS weekly,
-       coalesce(sum(amount), 0) AS monthly
-     FROM counted`,
-    [userId, ...windows, currencyCode],
+  const rows = await db.query<{ kind: LimitKind; period: LimitPeriod; amount: string }>(
+    `SELECT 'deposit' AS kind, d.period, d.amount FROM currencies c CROSS JOIN deposit_limit_counts($1, c.id, $3) d WHERE c.code = $2
+     UNION ALL
+     SELECT g.kind, g.period, g.amount FROM currencies c CROSS JOIN game_play_limit_counts($1, c.id, $3) g WHERE c.code = $2`,
+    [userId, currencyCode, now],
   );
-  const play = await one<Record<string, string>>(
-    db,
-    `SELECT
-       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END) FILTER (WHERE a.created_at > $2), 0) AS bets_daily,
-       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END) FILTER (WHERE a.created_at > $3), 0) AS bets_weekly,
-       coalesce(sum(CASE a.action WHEN 'bet' THEN a.amount WHEN 'rollbackBet' THEN -a.amount ELSE 0 END), 0) AS bets_monthly,
-       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END)
-         FILTER (WHERE a.created_at > $2), 0) AS wins_daily,
-       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END)
-         FILTER (WHERE a.created_at > $3), 0) AS wins_weekly,
-       coalesce(sum(CASE a.action WHEN 'win' THEN a.amount WHEN 'freeSpin' THEN a.amount WHEN 'rollbackWin' THEN -a.amount ELSE 0 END), 0) AS wins_monthly
-     FROM game_wallet_actions a JOIN game_rounds r ON r.id = a.round_pk JOIN currencies c ON c.id = r.currency_id
-     WHERE a.user_id = $1 AND c.code = $5 AND a.created_at > $4`,
-    [userId, ...windows, currencyCode],
-  );
-  const units = (value: string | undefined) => parseSignedAmount(value ?? '0');
   const usage = { deposit: {}, bet: {}, loss: {} } as LimitUsage;
-  for (const period of LIMIT_PERIODS) {
-    const bets = units(play[`bets_${period}`]);
-    const loss = bets - units(play[`wins_${period}`]);
-    usage.deposit[period] = formatAmount(units(deposits[period]));
-    usage.bet[period] = formatAmount(bets > 0n ? bets : 0n);
-    usage.loss[period] = formatAmount(loss > 0n ? loss : 0n);
+  for (const kind of LIMIT_KINDS) {
+    for (const period of LIMIT_PERIODS) {
+      const counted = parseSignedAmount(rows.find((row) => row.kind === kind && row.period === period)?.amount ?? '0');
+      usage[kind][period] = formatAmount(counted > 0n ? counted : 0n);
+    }
   }
   return usage;
 }
