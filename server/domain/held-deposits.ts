@@ -10,7 +10,10 @@ import type { Db } from '../db/db.ts';
  * deposit_notification_apply (server/db/schema). A withdrawal may take held money too (withdrawals.ts).
  */
 
-/** Deposit limits are kept in LTC (server/http/responsible-gambling.ts); other currencies are not converted. */
+/**
+ * The responsible-gambling limits (deposit, bet and loss) are kept in LTC, the currency of the player's first
+ * wallet (server/http/responsible-gambling.ts shows them in it); other currencies are not converted.
+ */
 export const LIMITS_CURRENCY = 'LTC';
 
 /** Releases what fits of the player's held money (deposit_release_held), in one statement. */

@@ -1,12 +1,9 @@
 import type { AppContext } from '../context.ts';
 import * as limits from '../domain/limits.ts';
-import { releaseHeldDeposits } from '../domain/held-deposits.ts';
+import { LIMITS_CURRENCY, releaseHeldDeposits } from '../domain/held-deposits.ts';
 import { player } from './auth-guard.ts';
 import type { JsonHandlers } from './types.ts';
 import type { UserRow } from '../domain/users.ts';
-
-/** Limits are kept in the currency of the player's first wallet (LTC). */
-const LIMITS_CURRENCY = 'LTC';
 
 async function view(ctx: AppContext, user: UserRow, current?: limits.Limits) {
   const now = ctx.now();
