@@ -149,7 +149,6 @@ const POSTGRESQL_FILES = [
   'login-limits', // rate-limit counters and wrong-password delays taken by concurrent requests, signing keys in the database
   'money-properties', // random money operations against the model
   'multi-instance', // two server processes on one database: limits, tokens, revocation, one pending withdrawal, live events
-  'pipeline', // the batches' pipelined connection: statements sent without waiting, a lost connection opened again
   'player-requests-migration', // migration 0014 over old Idempotency-Key records: sha256() in SQL, dropped columns
   'profile', // wallet selections and image uploads at once
   'provider-amounts', // providers' amounts capped per call, ledger totals past one NUMERIC(30,8) column

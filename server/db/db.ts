@@ -40,15 +40,6 @@ export interface Db extends Queryable {
    * the function it resolves to stops.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
-  /**
-   * Statements that need not wait for one another's answers: on PostgreSQL a connection of its own in
-   * pipeline mode, where each statement is sent at once, even while earlier ones are on their way, and
-   * PostgreSQL runs them in the order sent, each in its own transaction (an error ends only its own). The
-   * batchers (server/domain/batcher.ts) send their batches there: a batch started while another is on its
-   * way waits behind it inside PostgreSQL, which starts it as soon as the first has committed, not once the
-   * server has heard the answer and sent the next. On PGlite the database itself.
-   */
-  pipeline(): Queryable;
   close(): Promise<void>;
 }
 
@@ -108,10 +99,6 @@ class PGliteDb implements Db {
 
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
     return this.pglite.listen(channel, onNotify);
-  }
-
-  pipeline(): Queryable {
-    return this;
   }
 
   async close(): Promise<void> {
@@ -195,45 +182,7 @@ class PostgresDb implements Db {
     };
   }
 
-  private pipelined: Promise<pg.Client> | null = null;
-  private closed = false;
-  private readonly pipelineQueryable: Queryable = {
-    query: async <T extends object>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) =>
-      rowsOf<T>(await this.pipelineClient(), sql, params, options),
-  };
-
-  pipeline(): Queryable {
-    return this.pipelineQueryable;
-  }
-
-  /**
-   * The pipelined connection, opened at its first statement. A connection lost (or never made) fails the
-   * statements on their way on it, and the next statement opens another.
-   */
-  private pipelineClient(): Promise<pg.Client> {
-    // Once closed, no statement opens a connection that nothing would end.
-    if (this.closed) return Promise.reject(new Error('the database was closed'));
-    if (!this.pipelined) {
-      const client = new pg.Client({ connectionString: this.url, pipeline: true });
-      const connecting = client.connect().then(() => client);
-      const forget = () => {
-        if (this.pipelined === connecting) this.pipelined = null;
-      };
-      // A dropped connection is reported by the error event; without a handler it would end the process.
-      client.on('error', forget);
-      client.on('end', forget);
-      connecting.catch(forget);
-      this.pipelined = connecting;
-    }
-    return this.pipelined;
-  }
-
   async close(): Promise<void> {
-    this.closed = true;
-    const pipelined = this.pipelined;
-    this.pipelined = null;
-    // Statements already on their way are answered first (pg's end waits for them in pipeline mode).
-    if (pipelined) await pipelined.then((client) => client.end()).catch(() => undefined);
     await this.pool.end();
   }
 }

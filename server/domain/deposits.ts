@@ -169,11 +169,14 @@ async function noticeBatch(db: Queryable, provider: string, calls: readonly Noti
 
 /**
  * Per database and provider, as for bets and wins (server/domain/game-wallet.ts): at most 16 notifications
- * in a batch, two on their way, the second sent over the pipelined connection behind the first once 8
- * wait. Three alternated pairs of `npm run bench:server`'s deposits at 16 players: 1,184 / 1,506 / 1,418
- * deposits a second against 1,069 / 1,433 / 1,148 with three on their way on pooled connections, another
- * beside one from 12 waiting (which, against from 6, had kept the rate and cut PostgreSQL's CPU per deposit
- * from 1.39–1.42 to 1.11–1.14 ms).
+ * in a batch, two on their way, the second started once 8 wait. Each batch is a transaction of its own on
+ * a connection of the pool, so the two run side by side and share their commits' flushes: a transfer's
+ * and an address's (so a wallet's) notifications are in one batch at a time, and the one lock two batches
+ * may share, a player's deposit-limit lock (two of their wallets), each takes before any other, in player
+ * order (deposit_notification_apply). The sizes are those measured when the second batch went over a
+ * pipelined connection behind the first (three alternated pairs of `npm run bench:server`'s deposits at 16
+ * players: 1,184 / 1,506 / 1,418 deposits a second against 1,069 / 1,433 / 1,148 with three on their way
+ * on pooled connections), not measured again since.
  */
 const NOTICE_BATCH_SIZE = 16;
 const NOTICE_BATCHES_IN_FLIGHT = 2;
@@ -188,7 +191,6 @@ function noticeBatcher(db: Db, provider: string): Batcher<NoticeParams, NoticeRo
   }
   let batcher = byProvider.get(provider);
   if (!batcher) {
-    const pipeline = db.pipeline();
     batcher = new Batcher<NoticeParams, NoticeRow>({
       maxBatch: NOTICE_BATCH_SIZE,
       maxInFlight: NOTICE_BATCHES_IN_FLIGHT,
@@ -196,7 +198,7 @@ function noticeBatcher(db: Db, provider: string): Batcher<NoticeParams, NoticeRo
       // A transfer's notifications one at a time, in order; an address's (so a wallet's) too.
       keys: (call) => [`tx:${call.txId}`, `address:${call.address}`],
       runOne: (call) => noticeOne(db, provider, call),
-      runBatch: (calls) => noticeBatch(pipeline, provider, calls),
+      runBatch: (calls) => noticeBatch(db, provider, calls),
     });
     byProvider.set(provider, batcher);
   }

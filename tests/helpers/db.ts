@@ -65,7 +65,7 @@ const urls = new WeakMap<Db, string>();
 export async function secondConnection(db: Db): Promise<Db> {
   const url = urls.get(db);
   if (url) return openDb({ kind: 'postgres', url, maxConnections: 10 });
-  return { ...db, kind: db.kind, query: db.query.bind(db), transaction: db.transaction.bind(db), exec: db.exec.bind(db), exclusively: db.exclusively.bind(db), listen: db.listen.bind(db), pipeline: db.pipeline.bind(db), close: async () => undefined };
+  return { ...db, kind: db.kind, query: db.query.bind(db), transaction: db.transaction.bind(db), exec: db.exec.bind(db), exclusively: db.exclusively.bind(db), listen: db.listen.bind(db), close: async () => undefined };
 }
 
 /** The connection URL of a PostgreSQL test database (for a process of its own to open it); undefined on PGlite. */
@@ -127,8 +127,6 @@ function savepointDb(kind: Db['kind'], tx: Queryable): Db {
     exclusively: (_name, fn) => fn(),
     // Nothing a rolled-back transaction notifies is ever delivered.
     listen: () => Promise.reject(new Error('nothing is announced from inside the test transaction')),
-    // One transaction: a batch's statement runs in it like any other.
-    pipeline: () => db,
     close: async () => undefined,
   };
   return db;
@@ -181,35 +179,24 @@ export function useRollbackDb(): () => Db {
 }
 
 /**
- * Counts the batches the server's batchers run through `fn` (a money function's name), on the pipelined
- * connection they go over (Db.pipeline; on PGlite the database itself), or with `pool` on the database's
- * connections as well: how many calls each held, read from its parameters by `callsIn`, once answered (a
- * batch that failed would have run its calls alone). A batch holds two calls or more: a call run alone is
- * not counted. stop() gives the connections their query back.
+ * Counts the batches the server's batchers run through `fn` (a money function's name) on the database's
+ * connections: how many calls each held, read from its parameters by `callsIn`, once answered (a batch
+ * that failed would have run its calls alone). A batch holds two calls or more: a call run alone is not
+ * counted. stop() gives the database its query back.
  */
-export function countBatches(
-  db: Db,
-  fn: string,
-  callsIn: (params: readonly unknown[]) => number,
-  options: { pool?: boolean } = {},
-): { sizes: number[]; stop: () => void } {
+export function countBatches(db: Db, fn: string, callsIn: (params: readonly unknown[]) => number): { sizes: number[]; stop: () => void } {
   const sizes: number[] = [];
-  const hooked = (options.pool ? [db.pipeline(), db] : [db.pipeline()]).filter((target, i, all) => all.indexOf(target) === i);
-  const previous = hooked.map((target) => target.query);
-  hooked.forEach((target, i) => {
-    target.query = (async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
-      const rows = await previous[i]!.call(target, sql, params, options);
-      const calls = sql.includes(`${fn}(`) ? callsIn(params ?? []) : 0;
-      if (calls > 1) sizes.push(calls);
-      return rows;
-    }) as Queryable['query'];
-  });
+  const previous = db.query;
+  db.query = (async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+    const rows = await previous.call(db, sql, params, options);
+    const calls = sql.includes(`${fn}(`) ? callsIn(params ?? []) : 0;
+    if (calls > 1) sizes.push(calls);
+    return rows;
+  }) as Queryable['query'];
   return {
     sizes,
     stop: () => {
-      hooked.forEach((target, i) => {
-        target.query = previous[i]!;
-      });
+      db.query = previous;
     },
   };
 }

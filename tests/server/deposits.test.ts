@@ -348,7 +348,11 @@ describe('many transfers at once', () => {
       }
       return query(sql, ...rest);
     }) as typeof server.db.query;
-    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'deposit_notification_apply', (params) => (params[1] as unknown[]).length);
+    // Alone or in a batch, a call passes its set's transfer ids as the second parameter: one id alone (not
+    // counted as a batch), each notification's in a batch.
+    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'deposit_notification_apply', (params) =>
+      Array.isArray(params[1]) ? params[1].length : 0,
+    );
     // What the players' streams hear, in order: each notification that changed something announces its
     // deposit, the wallets, and at a credit the player's notice, batched or not.
     const heard: string[] = [];

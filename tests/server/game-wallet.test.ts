@@ -633,9 +633,7 @@ describe('concurrency', () => {
       }
       return query(sql, ...rest);
     }) as typeof server.db.query;
-    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'game_wallet_play', (params) => (params[0] as unknown[]).length, {
-      pool: true,
-    });
+    const { sizes: batches, stop: stopCounting } = countBatches(server.db, 'game_wallet_play', (params) => (params[0] as unknown[]).length);
     // What the players' streams hear: each call that moved money announces its player's wallets, batched or not.
     const heard: string[] = [];
     const stopListening = await server.db.listen(LIVE_CHANNEL, (payload) => heard.push(payload));
