@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAmount } from '../../src/money.ts';
-import { startTestServer, type TestServer } from '../helpers/api.ts';
-import { expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
+import { playableGame, signedGameWalletCall, startTestServer, type TestServer } from '../helpers/api.ts';
+import { code, expectLedgerBalanced, fundedPlayer } from '../helpers/money.ts';
 
 /**
  * The current use of the limits in the responsible-gambling settings (usage of rgGetLimits): deposits
@@ -59,5 +59,31 @@ it('counts deposits credited, stakes and losses in each window, and forgets a wi
   const later = await usageOf(login.body.data.accessToken as string);
   expect(later.deposit).toEqual({ daily: '0', weekly: '0.5', monthly: '0.5' });
   expect(later.bet).toEqual({ daily: '0', weekly: '0.2', monthly: '0.2' });
+  await expectLedgerBalanced(server);
+});
+
+it('shows what the limits are held against: a bet fits up to the room the usage leaves, and a loss below zero shows as 0', async () => {
+  const game = await playableGame(server);
+  const player = await fundedPlayer(server, '1');
+  const session = await server.call('casinoInitGame', { token: player.token, body: { gameId: game.id, currencyCode: 'LTC' } });
+  expect(session.status, JSON.stringify(session.body)).toBe(200);
+  const sessionId = session.body.data.gameSession.sessionId as string;
+  let sequence = 0;
+  const call = (operationId: string, roundId: string, amount: string) =>
+    signedGameWalletCall(server, game.secret, operationId, { sessionId, roundId, transactionId: `limit-usage-${(sequence += 1)}`, amount });
+
+  // Staked 0.1, won 0.25: the player is 0.15 ahead.
+  expect((await call('gameWalletBet', 'round-1', '0.1')).status).toBe(200);
+  expect((await call('gameWalletWin', 'round-1', '0.25')).status).toBe(200);
+  const usage = await usageOf(player.token);
+  expect(usage.bet).toEqual({ daily: '0.1', weekly: '0.1', monthly: '0.1' });
+  expect(usage.loss).toEqual({ daily: '0', weekly: '0', monthly: '0' });
+
+  // A daily bet limit of 0.3 leaves 0.2 beside the 0.1 shown: a bet past it is refused, one of it taken.
+  expect((await server.call('rgUpdateLimit', { token: player.token, body: { limitType: 'bet', daily: '0.3' } })).status).toBe(200);
+  expect(code(await call('gameWalletBet', 'round-2', '0.20000001'))).toEqual([422, 'DAILY_BET_LIMIT_EXCEEDED']);
+  expect((await usageOf(player.token)).bet.daily).toBe('0.1');
+  expect((await call('gameWalletBet', 'round-2', '0.2')).status).toBe(200);
+  expect((await usageOf(player.token)).bet).toEqual({ daily: '0.3', weekly: '0.3', monthly: '0.3' });
   await expectLedgerBalanced(server);
 });
