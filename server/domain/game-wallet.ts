@@ -363,8 +363,8 @@ async function playBatch(db: Queryable, calls: readonly PlayParams[]): Promise<P
  * connection of the pool, so batches on their way run side by side and share their commits' flushes (no
  * two hold a key in common: they take no lock the other waits for). Figures: docs/performance.md.
  */
-const PLAY_BATCH_SIZE = 16;
-const PLAY_BATCHES_IN_FLIGHT = 3;
+const PLAY_BATCH_SIZE = 32;
+const PLAY_BATCHES_IN_FLIGHT = 2;
 const PLAY_BATCH_MIN_WHILE_BUSY = 8;
 const playBatchers = new WeakMap<object, Batcher<PlayParams, PlayRow>>();
 
