@@ -158,7 +158,7 @@ const POSTGRESQL_FILES = [
   'responsible-gambling', // limits summed over money rows in time windows, self-exclusion
   'seed-pairs-migration', // migration 0034 over seed pairs of before: next server seeds drawn and hashed in SQL
   'schema-objects-migration', // a database of migration 0030 with money in it upgraded to today's functions and triggers (server/db/schema/)
-  'shutdown', // npm start stopped: its pool and LISTEN connection ended; a stop while 20 players bet leaves no round pending
+  'shutdown', // npm start stopped: its pool and LISTEN connection ended; a stop while 20 players bet leaves no round pending, a kill -9 the ledger whole
   'transactions', // history paging and filters over money rows
   'uploads', // images decoded and encoded anew, their files and rows written together
   'withdrawals', // 50 concurrent withdrawals against one balance

@@ -7,7 +7,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, waitForHealth } from '../../scripts/lib/processes.ts';
 import { loadConfig } from '../../server/config.ts';
-import { openDb } from '../../server/db/db.ts';
+import { openDb, type Db } from '../../server/db/db.ts';
+import { verifyLedger } from '../../server/domain/ledger.ts';
 import { newPlayer, startTestServer, TEST_PASSWORD_HASHING } from '../helpers/api.ts';
 import { checkResponse, operation, recordCoverage } from '../helpers/contract.ts';
 import { createTestDb, postgresUrlOf, TEMPLATE_DATABASE } from '../helpers/db.ts';
@@ -253,62 +254,101 @@ function call(
   });
 }
 
+/** The built server started on `dataDir` (PGlite) or on `db` (PostgreSQL), answering health. */
+async function startServer(dataDir: string, db: Awaited<ReturnType<typeof createTestDb>> | null) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(inject('serverBuild'), 'main.js')], {
+    env: {
+      ...process.env,
+      ...TEST_PASSWORD_HASHING,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SPA_DIR: spaDir,
+      SIMULATOR: 'on',
+      RATE_LIMIT: 'off',
+      JWT_SECRET: 'shutdown-test-secret-shutdown-test',
+      ...(db ? { DATABASE_URL: postgresUrlOf(db) } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await waitForHealth(child, `http://127.0.0.1:${port}/api/v1/health`, () => output);
+  return { child, port, exited, output: () => output };
+}
+
+/** A migrated, seeded PGlite folder to start from (the template every PGlite test database is loaded from). */
+async function seededFolder(prefix: string): Promise<string> {
+  const dataDir = folder(prefix);
+  const template = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), loadFrom: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+  await template.close();
+  return dataDir;
+}
+
+interface Bettor {
+  agent: Agent;
+  token: string;
+  sessionId: string;
+}
+
+/** Players with 5 LTC each and a real-money house Dice session, each on a connection of its own (as a browser tab). */
+async function diceBettors(port: number, count: number): Promise<Bettor[]> {
+  const agents = Array.from({ length: count }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const lobby = await call(agents[0]!, port, 'casinoGetAllGames', { query: { search: 'Dice', limit: '50' } });
+  const dice = (lobby.body.data.casinoGames.rows as { id: number; identifier: string }[]).find((game) => game.identifier === 'house-dice');
+  if (!dice) throw new Error('no house Dice in the catalogue');
+  return Promise.all(
+    agents.map(async (agent) => {
+      const payload = newPlayer();
+      expect((await call(agent, port, 'userSignup', { body: payload })).status).toBe(200);
+      const mailbox = await call(agent, port, 'devGetMailbox', { query: { to: payload.email } });
+      const link = new URL(mailbox.body.data.messages[0].links[0] as string);
+      expect((await call(agent, port, 'userVerifyEmail', { query: { token: link.searchParams.get('token')! } })).status).toBe(200);
+      const token = (await call(agent, port, 'userLogin', { body: { email: payload.email, password: payload.password } })).body.data.accessToken as string;
+      const address = (await call(agent, port, 'paymentDeposit', { token, body: { amount: '1', currencyCode: 'LTC' } })).body.data.address as string;
+      const txId = (await call(agent, port, 'devChainTransfer', { body: { address, amount: '5' } })).body.data.txId as string;
+      expect((await call(agent, port, 'devChainConfirm', { body: { txId, confirmations: 6 } })).body.data.transfer.settled).toBe(true);
+      const session = await call(agent, port, 'casinoInitGame', { token, body: { gameId: dice.id, currencyCode: 'LTC' } });
+      return { agent, token, sessionId: session.body.data.gameSession.sessionId as string };
+    }),
+  );
+}
+
+const playDice = (bettor: Bettor, port: number) =>
+  call(bettor.agent, port, 'housePlayDice', {
+    token: bettor.token,
+    params: { sessionId: bettor.sessionId },
+    body: { amount: '0.001', target: 4950, direction: 'under' },
+  });
+
+const bigintsAsText = (_: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+/** Runs `check` on the database the server used: the PostgreSQL one, or its PGlite folder opened once it has stopped. */
+async function onStoppedDatabase<T>(dataDir: string, db: Db | null, check: (db: Db) => Promise<T>): Promise<T> {
+  if (db) return check(db);
+  const stopped = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
+  try {
+    return await check(stopped);
+  } finally {
+    await stopped.close();
+  }
+}
+
 describe('a stop while 20 players bet on house Dice', () => {
   const PLAYERS = 20;
   const pool = process.env.TEST_DATABASE_URL ? createTestDb() : null;
   afterAll(async () => (await pool)?.close());
 
   it('lets the rounds in flight finish, answers every request it took, refuses new connections, and leaves no round pending', async () => {
-    const dataDir = folder('casino-shutdown-load-');
     const db = await pool;
-    if (!db) {
-      // A migrated, seeded database to start from (the template every PGlite test database is loaded from).
-      const template = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), loadFrom: new Blob([readFileSync(inject('pgliteTemplate'))]) });
-      await template.close();
-    }
-    const port = await freePort();
-    const child = spawn(process.execPath, [join(inject('serverBuild'), 'main.js')], {
-      env: {
-        ...process.env,
-        ...TEST_PASSWORD_HASHING,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        SPA_DIR: spaDir,
-        SIMULATOR: 'on',
-        RATE_LIMIT: 'off',
-        JWT_SECRET: 'shutdown-test-secret-shutdown-test',
-        ...(db ? { DATABASE_URL: postgresUrlOf(db) } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const dataDir = db ? folder('casino-shutdown-load-') : await seededFolder('casino-shutdown-load-');
+    const server = await startServer(dataDir, db);
+    const { child, port, exited } = server;
     try {
-      await waitForHealth(child, `http://127.0.0.1:${port}/api/v1/health`, () => output);
-
-      // Each player keeps one connection of its own, as a browser tab does.
-      const agents = Array.from({ length: PLAYERS }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
-      const lobby = await call(agents[0]!, port, 'casinoGetAllGames', { query: { search: 'Dice', limit: '50' } });
-      const dice = (lobby.body.data.casinoGames.rows as { id: number; identifier: string }[]).find((game) => game.identifier === 'house-dice');
-      if (!dice) throw new Error('no house Dice in the catalogue');
-      const players = await Promise.all(
-        agents.map(async (agent) => {
-          const payload = newPlayer();
-          expect((await call(agent, port, 'userSignup', { body: payload })).status).toBe(200);
-          const mailbox = await call(agent, port, 'devGetMailbox', { query: { to: payload.email } });
-          const link = new URL(mailbox.body.data.messages[0].links[0] as string);
-          expect((await call(agent, port, 'userVerifyEmail', { query: { token: link.searchParams.get('token')! } })).status).toBe(200);
-          const token = (await call(agent, port, 'userLogin', { body: { email: payload.email, password: payload.password } })).body.data.accessToken as string;
-          const address = (await call(agent, port, 'paymentDeposit', { token, body: { amount: '1', currencyCode: 'LTC' } })).body.data.address as string;
-          const txId = (await call(agent, port, 'devChainTransfer', { body: { address, amount: '5' } })).body.data.txId as string;
-          expect((await call(agent, port, 'devChainConfirm', { body: { txId, confirmations: 6 } })).body.data.transfer.settled).toBe(true);
-          const session = await call(agent, port, 'casinoInitGame', { token, body: { gameId: dice.id, currencyCode: 'LTC' } });
-          return { agent, token, sessionId: session.body.data.gameSession.sessionId as string };
-        }),
-      );
+      const players = await diceBettors(port, PLAYERS);
 
       // Every player bets in a loop until the server no longer takes its connection.
       interface Sent {
@@ -325,11 +365,7 @@ describe('a stop while 20 players bet on house Dice', () => {
           const entry: Sent = { at: Date.now() };
           sent.push(entry);
           try {
-            const answer = await call(player.agent, port, 'housePlayDice', {
-              token: player.token,
-              params: { sessionId: player.sessionId },
-              body: { amount: '0.001', target: 4950, direction: 'under' },
-            });
+            const answer = await playDice(player, port);
             entry.status = answer.status;
             rounds += 1;
           } catch (error) {
@@ -345,8 +381,8 @@ describe('a stop while 20 players bet on house Dice', () => {
       stopAt = Date.now();
       child.kill('SIGTERM');
       await Promise.all(betting);
-      for (const agent of agents) agent.destroy();
-      expect(await exited, output).toBe(0);
+      for (const player of players) player.agent.destroy();
+      expect(await exited, server.output()).toBe(0);
       expect((Date.now() - stopAt) / 1000).toBeLessThan(15);
 
       // Rounds were in flight when the stop came, and each request was answered or never taken.
@@ -355,26 +391,73 @@ describe('a stop while 20 players bet on house Dice', () => {
       const answered = sent.filter((entry) => entry.status !== undefined);
       expect(answered.filter((entry) => entry.status !== 200), JSON.stringify(answered.filter((entry) => entry.status !== 200))).toEqual([]);
       const failures = sent.filter((entry) => entry.failure !== undefined).map((entry) => entry.failure);
-      expect(failures.filter((failure) => failure !== 'ECONNREFUSED'), output).toEqual([]);
+      expect(failures.filter((failure) => failure !== 'ECONNREFUSED'), server.output()).toEqual([]);
       expect(failures).toHaveLength(PLAYERS);
 
       // Every round taken was settled: none left betting or settling (pending until the player's next call).
-      const states = async (query: (sql: string) => Promise<{ state: string; n: number }[]>) =>
-        Object.fromEntries((await query('SELECT state, count(*)::int AS n FROM house_rounds GROUP BY state')).map((row) => [row.state, row.n]));
-      let byState: Record<string, number>;
-      if (db) {
-        byState = await states((sql) => db.query(sql));
-      } else {
-        const stopped = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
-        try {
-          byState = await states((sql) => stopped.query(sql));
-        } finally {
-          await stopped.close();
-        }
-      }
+      const byState = await onStoppedDatabase(dataDir, db, async (stopped) =>
+        Object.fromEntries(
+          (await stopped.query<{ state: string; n: number }>('SELECT state, count(*)::int AS n FROM house_rounds GROUP BY state')).map((row) => [row.state, row.n]),
+        ),
+      );
       expect(byState).toEqual({ settled: answered.length });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 180_000);
+
+  it('killed outright (kill -9) while they bet, leaves every money call whole: the ledger checks, each call posted once, and the server starts again', async () => {
+    const db = await pool;
+    const dataDir = db ? folder('casino-kill-load-') : await seededFolder('casino-kill-load-');
+    const first = await startServer(dataDir, db);
+    let second: Awaited<ReturnType<typeof startServer>> | null = null;
+    try {
+      const players = await diceBettors(first.port, 10);
+      let rounds = 0;
+      const betting = players.map(async (player) => {
+        for (;;) {
+          try {
+            await playDice(player, first.port);
+            rounds += 1;
+          } catch {
+            return; // the server is gone
+          }
+        }
+      });
+      while (rounds < 30) await new Promise((resolve) => setTimeout(resolve, 10));
+      first.child.kill('SIGKILL');
+      await Promise.all(betting);
+      for (const player of players) player.agent.destroy();
+      expect(await first.exited).toBeNull();
+
+      // What committed is whole: every cached balance equals its entries, every transaction balances and
+      // chains, and every game-wallet ledger transaction is the one of a recorded call (none without it).
+      const ledgerOf = (stopped: Db) =>
+        Promise.all([
+          verifyLedger(stopped),
+          stopped.query<{ posted: number; recorded: number }>(
+            `SELECT (SELECT count(*)::int FROM ledger_transactions WHERE kind LIKE 'game.%') AS posted,
+               (SELECT count(*)::int FROM game_wallet_actions WHERE ledger_transaction_id IS NOT NULL) AS recorded`,
+          ),
+        ]);
+      const [report, [counts]] = await onStoppedDatabase(dataDir, db, ledgerOf);
+      expect(report.ok, JSON.stringify(report, bigintsAsText)).toBe(true);
+      expect(counts!.posted).toBe(counts!.recorded);
+      expect(counts!.posted).toBeGreaterThanOrEqual(30);
+
+      // The server starts again on the same data and takes the players' next rounds.
+      second = await startServer(dataDir, db);
+      const again = await Promise.all(
+        players.map((player) => playDice({ ...player, agent: new Agent({ keepAlive: false }) }, second!.port)),
+      );
+      expect(again.map((answer) => answer.status)).toEqual(players.map(() => 200));
+      second.child.kill('SIGTERM');
+      expect(await second.exited, second.output()).toBe(0);
+      const [after] = await onStoppedDatabase(dataDir, db, ledgerOf);
+      expect(after.ok, JSON.stringify(after, bigintsAsText)).toBe(true);
+    } finally {
+      if (first.child.exitCode === null) first.child.kill('SIGKILL');
+      if (second && second.child.exitCode === null) second.child.kill('SIGKILL');
     }
   }, 180_000);
 });
