@@ -90,7 +90,7 @@ export interface GameWalletSession {
  * the statement that uses it: game_wallet_play and the balance read go on only while the session is there
  * and the provider's key is still the one the call was checked with (game_wallet_play judges the session's
  * expiry itself); otherwise the session is read again (a signature with a rotated-out key is refused at
- * once).
+ * once). Without it the rounds a second fall by a third (docs/performance.md).
  */
 const sessionCaches = new WeakMap<object, Map<string, SessionRow>>();
 const SESSION_CACHE_LIMIT = 10_000;
