@@ -12,9 +12,10 @@ import {
 import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 
 /**
- * The double-entry ledger (migration 0006_ledger.sql). Every balance change is one call of the database
- * function ledger_post (server/db/schema/1_function_ledger_post.sql), from the money operations written in
- * SQL and from {@link postTransaction} here alike: it writes one ledger transaction whose entries sum to
+ * The double-entry ledger (migration 0006_ledger.sql). Every balance change is a posting of the database
+ * function ledger_post_many (server/db/schema/1_function_ledger_post_many.sql; ledger_post is its call for
+ * one posting), from the money operations written in SQL and from {@link postTransaction} here alike: it
+ * writes one ledger transaction a posting whose entries sum to
  * zero per currency, and moves the cached wallet balances in the same database transaction with
  * conditional updates that never take a balance below zero. The database refuses an
  * unbalanced transaction at commit and any update or delete of the ledger; a correction is a new
@@ -398,8 +399,8 @@ function units(value: unknown, what: string, allowZero = true): bigint {
 /**
  * Posts one balanced transaction, inside the caller's database transaction: `tx` is the handle
  * `db.transaction(...)` passes to its callback, never the Db. The ledger's one writer is the database
- * function ledger_post (server/db/schema/1_function_ledger_post.sql), which the money operations written
- * in SQL call too: this is its call from TypeScript. All or nothing: on any error nothing of it stays in
+ * function ledger_post_many, which the money operations written in SQL call too: this is its call from
+ * TypeScript, through ledger_post (a set of one). All or nothing: on any error nothing of it stays in
  * `tx`, which the caller may go on using.
  *
  * - Replay: when `posting.idempotency` was used by the same posting, returns that first transaction with
