@@ -37,12 +37,6 @@ export const SIGNATURE_HEADER = 'x-game-signature';
 /** Hex HMAC-SHA256 of a wallet call's raw body with the game provider's wallet key. */
 export const signGameWalletRequest = hmacSha256Hex;
 
-/** The wallet key of the game provider with this id (shared with the provider out of band). */
-export async function providerWalletSecret(db: Queryable, providerId: number): Promise<string | undefined> {
-  const row = await maybeOne<{ wallet_secret: string }>(db, 'SELECT wallet_secret FROM providers WHERE id = $1', [providerId]);
-  return row?.wallet_secret;
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Sessions
 

@@ -58,13 +58,6 @@ export async function getLimits(db: Queryable, userId: number, now: Date): Promi
   return limits;
 }
 
-/** The limit in force for one kind and period (for enforcement on money movements). */
-export async function currentLimit(db: Queryable, userId: number, kind: LimitKind, period: LimitPeriod, now: Date) {
-  const limits = await getLimits(db, userId, now);
-  const current = limits[kind][period].current;
-  return current === null ? null : parseAmount(current);
-}
-
 export interface LimitUpdate {
   limitType: LimitKind;
   daily?: string | null;

@@ -14,7 +14,6 @@ import { slotEngine } from './slot-engine.ts';
  */
 
 export type HouseEngine = 'dice' | 'limbo' | 'mines' | 'plinko' | 'slot';
-export const HOUSE_ENGINES: readonly HouseEngine[] = ['dice', 'limbo', 'mines', 'plinko', 'slot'];
 
 /** The JSON parameters and outcome of a round as stored and answered. */
 export type Json = Record<string, unknown>;
