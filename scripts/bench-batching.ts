@@ -8,10 +8,12 @@
  * keeping to 16 players of their own, so no two clients wait for one wallet's lock. The players' stake
  * money is set on their wallets directly.
  *
- * Printed: bets per second and PostgreSQL's CPU time per bet (its processes, by /proc), in two passes, the
- * second in the opposite order. A call that does not answer 'done' for every bet fails the run. At the
- * end the ledger of the bets is checked: every ledger transaction's entries sum to zero, and the players'
- * balances fell by exactly the stakes their ledger records.
+ * Printed: bets per second, PostgreSQL's CPU time per bet (its processes, by /proc) and the time a call
+ * spends inside game_wallet_play and, of that, inside the ledger_post_many it calls (pg_stat_user_functions:
+ * wall time, with the clients sharing the cores, so its shares count), in two passes, the second in the
+ * opposite order. A call that does not answer 'done' for every bet fails the run. At the end the ledger of
+ * the bets is checked: every ledger transaction's entries sum to zero, and the players' balances fell by
+ * exactly the stakes their ledger records.
  *
  *   npm run bench:batching [-- --seconds 10 --clients 16]
  */
@@ -38,7 +40,8 @@ async function main(): Promise<void> {
     console.log('No PostgreSQL binaries (set PG_BIN_DIR): nothing to measure');
     return;
   }
-  const server = (await startPostgres({ durable: true })) as { url: string; port: number; binDir: string; stop: () => void };
+  // track_functions: the time inside game_wallet_play, and inside the ledger_post_many it calls, per call.
+  const server = (await startPostgres({ durable: true, settings: ['track_functions=pl'] })) as { url: string; port: number; binDir: string; stop: () => void };
   const scripts = mkdtempSync(join(tmpdir(), 'casino-bench-batching-'));
   chmodSync(scripts, 0o755);
   try {
@@ -78,13 +81,21 @@ async function main(): Promise<void> {
     await db.query('CHECKPOINT');
 
     const url = new URL(server.url);
-    const pgbench = (name: string, script: string, betsPerTransaction: number) => {
+    /** Milliseconds spent so far inside each function, its callees included (pg_stat_user_functions). */
+    const functionTimes = async (): Promise<Record<string, number>> => {
+      const { rows } = await db.query<{ funcname: string; total: number }>(
+        `SELECT funcname, total_time AS total FROM pg_stat_user_functions WHERE funcname IN ('game_wallet_play', 'ledger_post_many')`,
+      );
+      return Object.fromEntries(rows.map((row) => [row.funcname, row.total]));
+    };
+    const pgbench = async (name: string, script: string, betsPerTransaction: number) => {
       const file = join(scripts, `${name}.sql`);
       writeFileSync(file, script);
       chmodSync(file, 0o644);
       const args = ['-n', '-M', 'prepared', '-T', String(SECONDS), '-c', String(CLIENTS), '-j', '2', '-h', url.hostname, '-p', url.port, '-U', 'postgres', '-f', file, 'postgres'];
       const command = join(server.binDir, 'pgbench');
       const before = postgresCpuMs(server.port) ?? 0;
+      const functionsBefore = await functionTimes();
       const run = process.getuid?.() === 0
         ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' })
         : spawnSync(command, args, { encoding: 'utf8' });
@@ -92,11 +103,19 @@ async function main(): Promise<void> {
       const settled = Date.now() + 1000;
       while (Date.now() < settled) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
       const cpuMs = (postgresCpuMs(server.port) ?? 0) - before;
+      const functionsAfter = await functionTimes();
+      const msACall = (name: string) => Number(((functionsAfter[name] ?? 0) - (functionsBefore[name] ?? 0)) / transactions).toFixed(3);
       const transactions = Number(/number of transactions actually processed: (\d+)/.exec(run.stdout)?.[1] ?? 0);
       const tps = Number(/tps = ([0-9.]+)/.exec(run.stdout)?.[1] ?? 0);
       if (run.status !== 0 || transactions === 0) throw new Error(`pgbench failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
       const bets = transactions * betsPerTransaction;
-      return { name, betsPerSecond: Math.round(tps * betsPerTransaction), cpuMsPerBet: Number((cpuMs / bets).toFixed(3)), bets };
+      return {
+        name,
+        betsPerSecond: Math.round(tps * betsPerTransaction),
+        cpuMsPerBet: Number((cpuMs / bets).toFixed(3)),
+        inFunctions: `${msACall('game_wallet_play')} / ${msACall('ledger_post_many')}`,
+        bets,
+      };
     };
     // B bets of client c's first B players in one call, each with a round of its own.
     const batchOf = (size: number) => `\\set r random(1, 1000000000000)
@@ -112,13 +131,13 @@ FROM (
   (SELECT array_agg(gen_random_uuid()) FROM generate_series(1, ${size})), array_fill('bench-batch'::text, ARRAY[${size}]), p.rounds,
   array_fill('${game.wallet_secret}'::text, ARRAY[${size}]), array_fill(NULL::text, ARRAY[${size}]), now()) g;
 `;
-    const rows: ReturnType<typeof pgbench>[] = [];
+    const rows: Awaited<ReturnType<typeof pgbench>>[] = [];
     for (let pass = 1; pass <= 2; pass++) {
       console.log(`Pass ${pass}: ${CLIENTS} clients, ${SECONDS} s each...`);
       // The second pass in the opposite order: what the growing tables and the checkpoints cost later runs
       // falls on each kind of transaction alike.
       const runs = BATCHES.map((size) => () => pgbench(size === 1 ? 'one bet a call' : `${size} bets a call`, batchOf(size), size));
-      for (const run of pass === 1 ? runs : runs.reverse()) rows.push(run());
+      for (const run of pass === 1 ? runs : runs.reverse()) rows.push(await run());
     }
 
     const unbalanced = await db.query(`SELECT count(*)::integer AS n FROM (SELECT transaction_id FROM ledger_entries GROUP BY 1 HAVING sum(amount) <> 0) x`);
@@ -129,10 +148,13 @@ FROM (
     );
     await db.end();
 
-    console.log('\n| transaction | bets/s | PostgreSQL CPU ms per bet |\n| --- | --- | --- |');
+    console.log(
+      '\n| transaction | bets/s | PostgreSQL CPU ms per bet | wall ms a call inside game_wallet_play / of it inside ledger_post_many |\n| --- | --- | --- | --- |',
+    );
     for (const name of [...new Set(rows.map((row) => row.name))]) {
       const runs = rows.filter((row) => row.name === name);
-      console.log(`| ${name} | ${runs.map((row) => row.betsPerSecond).join(', ')} | ${runs.map((row) => row.cpuMsPerBet).join(', ')} |`);
+      const column = (pick: (row: (typeof runs)[number]) => string | number) => runs.map(pick).join(', ');
+      console.log(`| ${name} | ${column((row) => row.betsPerSecond)} | ${column((row) => row.cpuMsPerBet)} | ${column((row) => row.inFunctions)} |`);
     }
     const total = rows.reduce((sum, row) => sum + row.bets, 0);
     console.log(
