@@ -11,7 +11,7 @@ import { DomainError, type ErrorCode, type FieldIssue } from './domain/errors.ts
 import { errorName, HTTP_STATUS } from './http/status.ts';
 import { assertMayUse } from './domain/auth.ts';
 import { isClientRoute, serveSpa } from './http/static.ts';
-import { authMode, listOperations, loadOpenApi, OPENAPI_PATH, resolveRef, type OperationInfo } from './http/openapi.ts';
+import { authMode, listOperations, loadOpenApi, resolveRef, type OperationInfo } from './http/openapi.ts';
 import type { Auth, JsonHandlers, RawHandlers } from './http/types.ts';
 import { createHandlers } from './http/handlers.ts';
 import { walletAnswer, type WalletTransport } from './games/wallet-client.ts';
@@ -580,7 +580,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(
     async (api) => {
       await api.register(openapiGlue, {
-        specification: OPENAPI_PATH,
+        // The document already parsed (the plugin clones it before resolving its references): openapi.yaml
+        // is read and parsed once per start.
+        specification: loadOpenApi(),
         serviceHandlers,
         securityHandlers: {
           bearerAuth: async (req: FastifyRequest) => {
