@@ -112,6 +112,15 @@ describe('rows that refer to nothing', () => {
         [2 ** 40, p.walletId],
       ),
     ).rejects.toThrow(/violates foreign key constraint "ledger_entries_transaction_xact"/);
+    await expect(
+      server.db.query(
+        `WITH t AS (INSERT INTO ledger_transactions (public_id, kind, request_hash, created_at) VALUES ($1, 'adjustment', 'hash', now()) RETURNING id)
+         INSERT INTO ledger_entries (transaction_id, account_id, currency_id, amount)
+         SELECT t.id, a.id, a.currency_id, 1 FROM t, ledger_accounts a WHERE a.wallet_id = $2 AND a.kind = 'available'
+         UNION ALL SELECT t.id, (2 ^ 40)::bigint, $3, -1 FROM t`,
+        [randomUUID(), p.walletId, p.currencyId],
+      ),
+    ).rejects.toThrow(/violates foreign key constraint "ledger_entries_account_currency"/);
     const action = (roundPk: number, ledgerId: number | null) =>
       server.db.query(
         `INSERT INTO game_wallet_actions (round_pk, action, transaction_id, user_id, amount, bonus_amount, request_hash, ledger_transaction_id,

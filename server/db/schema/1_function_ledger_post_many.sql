@@ -19,9 +19,8 @@
 --      in), never below zero (raises LG001, the message 'wallet:kind:balance:change' of the first posting's
 --      balance that cannot take it);
 --   4. the transactions (with the player-visible record: the wallet's available balance before and after
---      the posting) and their entries, vouched for in casino.ledger_balanced_by: balanced by construction
---      in 1, they skip the check at commit that any other writer's transaction gets
---      (ledger_transactions_balanced).
+--      the posting) and their entries, in one statement; the database checks each again at commit
+--      (ledger_transactions_balanced), as it does any writer's.
 -- The request hash is SHA-256 of the posting's canonical JSON, kind, netted legs in key order, visible
 -- record and related transaction: what tells a replay from a reuse of its key.
 -- Answers one row per posting, in order: its transaction, whether it was a replay, and the visible
@@ -234,9 +233,7 @@ BEGIN
       RAISE EXCEPTION '%', v_problem USING ERRCODE = 'LG001';
     END IF;
 
-    -- 4. The transactions, vouched for as balanced by construction (checked in 1), and their entries.
-    PERFORM set_config('casino.ledger_balanced_by', concat_ws(',', nullif(current_setting('casino.ledger_balanced_by', true), ''),
-      (SELECT string_agg(x.id::text, ',') FROM unnest(v_public) WITH ORDINALITY AS x(id, n) WHERE v_replayed[x.n] IS NULL)), true);
+    -- 4. The transactions and their entries.
     WITH t AS (
       INSERT INTO ledger_transactions (public_id, kind, idempotency_scope, idempotency_key, request_hash, related_transaction_id, user_id, wallet_id,
         currency_id, type, action_type, status, amount, before_balance, after_balance, game_identifier, created_at)
