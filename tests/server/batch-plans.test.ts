@@ -192,18 +192,20 @@ describe('the batch functions', () => {
     await pass(['enable_nestloop = off']);
 
     // The rows the batches wrote had their references checked by the foreign keys, every check a look-up
-    // of the referred row by its key: a game session, a wallet with its player and currency, a round, a
-    // ledger transaction (with its database transaction, for an entry), an entry's account of its currency,
-    // a deposit address, a player.
+    // of the referred row by its key: a game session, its game and provider, a wallet with its player and
+    // currency, a round, a ledger transaction (with its database transaction, for an entry), an entry's
+    // account of its currency, a deposit address, a player.
     const lookups = keyChecks.map(keyLookup);
     expect(lookups.filter((lookup) => lookup === undefined), 'a foreign-key check that is not a look-up by key').toEqual([]);
     expect([...new Set(lookups)].sort()).toEqual([
       'deposit_addresses (id)',
       'game_rounds (id)',
       'game_sessions (id)',
+      'games (id)',
       'ledger_accounts (id, currency_id)',
       'ledger_transactions (id)',
       'ledger_transactions (id, xact)',
+      'providers (id)',
       'users (id)',
       'wallets (id, user_id, currency_id)',
     ]);

@@ -130,6 +130,22 @@ describe('rows that refer to nothing', () => {
       );
     await expect(action(2 ** 40, null)).rejects.toThrow(/violates foreign key constraint "game_wallet_actions_round_pk_fkey"/);
     await expect(action(p.roundPk, 2 ** 40)).rejects.toThrow(/violates foreign key constraint "game_wallet_actions_ledger_transaction_id_fkey"/);
+    await expect(
+      server.db.query(
+        `INSERT INTO game_wallet_actions (round_pk, action, transaction_id, user_id, amount, bonus_amount, request_hash, available_after,
+           bonus_after, created_at)
+         VALUES ($1, 'win', $2, $3, 0, 0, 'hash', 0, 0, now())`,
+        [p.roundPk, `ref-win-${randomUUID()}`, 2 ** 40],
+      ),
+    ).rejects.toThrow(/violates foreign key constraint "game_wallet_actions_user_id_fkey"/);
+    const roundOf = (providerId: number, gameId: number) =>
+      server.db.query(
+        `INSERT INTO game_rounds (provider_id, round_id, session_id, user_id, wallet_id, currency_id, game_id, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now())`,
+        [providerId, `ref-extra-${randomUUID()}`, p.sessionId, p.userId, p.walletId, p.currencyId, gameId],
+      );
+    await expect(roundOf(2 ** 30, game.id)).rejects.toThrow(/violates foreign key constraint "game_rounds_provider_id_fkey"/);
+    await expect(roundOf(game.providerId, 2 ** 40)).rejects.toThrow(/violates foreign key constraint "game_rounds_game_id_fkey"/);
     // The code is the foreign key's.
     await expect(insertRound(p, [{ ...good, sessionId: 'y'.repeat(40) }])).rejects.toMatchObject({ code: '23503' });
 
