@@ -1,8 +1,16 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/** What every test with a DOM starts with: the dictionaries, the async utilities' limit, and cleanup. */
+const DOM_SETUP = ['tests/setup/dictionaries.ts', 'tests/setup/async-utils.ts', 'tests/setup/dom-cleanup.ts'];
+
 /**
- * Three projects (scripts/test.mjs runs them in one pass):
- * - unit: the views and the model-based tests (a DOM, module mocks), each file in a process of its own.
+ * Four projects (scripts/test.mjs runs them in one pass):
+ * - views: the views' tests (the .test.tsx files of tests/unit) in happy-dom, their files sharing a worker
+ *   process, so React, the views and happy-dom are loaded and set up once per worker instead of once per
+ *   file. What a test renders is unmounted after it (tests/setup/dom-cleanup.ts) and what it changes of
+ *   the window (history, timers) it puts back itself.
+ * - mbt: the model-based tests of tests/mbt, the same way, in a project of their own because they replace
+ *   @xstate/react with its instrumented wrapper (a module mock outlives its file in a shared worker).
  * - logic: the rules, machines and the other tests of tests/unit in Node (*.test.ts), sharing processes.
  * - server: the server and contract tests. Their files share a worker process (isolate: false), so the
  *   server's modules, its compiled OpenAPI schemas' code and PGlite's WebAssembly are loaded once per
@@ -22,16 +30,30 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'unit',
-          include: ['tests/unit/**/*.test.tsx', 'tests/mbt/**/*.test.ts', 'tests/mbt/**/*.test.tsx'],
-          setupFiles: ['tests/setup/dictionaries.ts', 'tests/setup/async-utils.ts'],
+          name: 'views',
+          include: ['tests/unit/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: DOM_SETUP,
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'mbt',
+          include: ['tests/mbt/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: DOM_SETUP,
+          // Every file replaces @xstate/react with the same instrumented wrapper (tests/mbt/instrument.ts),
+          // so the views a worker has loaded are instrumented for every file it runs next.
+          isolate: false,
         },
       },
       {
         extends: true,
         test: {
           name: 'logic',
-          include: ['tests/unit/**/*.test.ts'],
+          include: ['tests/unit/**/*.test.ts', 'tests/mbt/**/*.test.ts'],
           setupFiles: ['tests/setup/dictionaries.ts', 'tests/setup/async-utils.ts'],
           // Rules, machines and their actors in Node, no DOM and no module mocks: their files share a worker
           // process, so xstate, the machines and the rules are loaded once per worker instead of once per file.

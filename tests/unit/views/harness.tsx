@@ -1,8 +1,8 @@
 import { createElement, type ReactElement } from 'react';
-import { cleanup, render, type RenderResult } from '@testing-library/react';
+import { render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setup as setupGoober } from 'goober';
-import { afterEach, vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import { fromPromise, type InspectionEvent, type NonReducibleUnknown } from 'xstate';
 import { createTranslator, LANGUAGE_STORAGE_KEY, type Language } from '../../../src/i18n/index.ts';
 import type { ApiActors } from '../../../src/machines/actors.ts';
@@ -18,12 +18,6 @@ import { createWiring, LOGIN_TIME_STORAGE_KEY, WiringContext, type LiveSource, t
 
 // The app calls goober's setup in its mount function (src/views/App.tsx); the views need it too.
 setupGoober(createElement);
-
-const started: { stop(): void }[] = [];
-afterEach(() => {
-  cleanup();
-  for (const actor of started.splice(0)) actor.stop();
-});
 
 /** An actor a test did not expect to run: it fails as "no answer". */
 function unexpected<TOutput, TInput = NonReducibleUnknown>() {
@@ -266,7 +260,12 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
       inspect(event);
     },
   });
-  started.push(services.app, services.settings);
+  // The app's long-lived actors stop with the test that started them (its rendering is unmounted by the
+  // setup file tests/setup/dom-cleanup.ts).
+  onTestFinished(() => {
+    services.app.stop();
+    services.settings.stop();
+  });
   const { verifyBet } = options;
   if (verifyBet) services.flows.fairness = { actors: { verifyBet: fromPromise<VerifiedBet, Bet>(({ input, signal }) => verifyBet(input, signal)) } };
   const send = services.app.send.bind(services.app);
