@@ -72,23 +72,28 @@ async function npmStart(dataDir: string, env: Record<string, string> = {}): Prom
   return { npm, group: npm.pid, port, output: () => output };
 }
 
-/** The processes of a group: pid and command line. */
-function groupProcesses(group: number): { pid: number; args: string }[] {
-  const listing = execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' });
+/** The processes of a group: pid, state (ps's STAT: Z for one that has exited, not yet reaped) and command line. */
+function groupProcesses(group: number): { pid: number; state: string; args: string }[] {
+  const listing = execFileSync('ps', ['-eo', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' });
   return listing
     .split('\n')
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line))
     .filter((match): match is RegExpExecArray => match !== null && Number(match[2]) === group)
-    .map((match) => ({ pid: Number(match[1]), args: match[3] ?? '' }));
+    .map((match) => ({ pid: Number(match[1]), state: match[3] ?? '', args: match[4] ?? '' }));
 }
 
+/**
+ * Whether a process of the group still runs. One that has exited is not counted while it waits to be
+ * reaped: a process whose parent died first is reaped by init, which some systems do only every second
+ * or so, and until then it stays in the group as a zombie.
+ */
 function groupAlive(group: number): boolean {
   try {
     process.kill(-group, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
+  return groupProcesses(group).some((p) => !p.state.startsWith('Z'));
 }
 
 async function waitGroupGone(started: Started, timeoutMs = 30_000): Promise<void> {
