@@ -45,6 +45,8 @@ interface Started {
   group: number;
   port: number;
   output: () => string;
+  /** Settles once the group's output has all been read: every process that held its pipes has exited. */
+  outputEnded: Promise<void>;
 }
 
 async function npmStart(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
@@ -68,8 +70,10 @@ async function npmStart(dataDir: string, env: Record<string, string> = {}): Prom
   let output = '';
   npm.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // The script and the server write to npm's pipes too, and hold them open until they exit.
+  const outputEnded = Promise.all([npm.stdout, npm.stderr].map((stream) => new Promise<void>((resolve) => stream?.once('close', () => resolve())))).then(() => undefined);
   await waitForHealth(npm, `http://127.0.0.1:${port}/api/v1/health`, () => output);
-  return { npm, group: npm.pid, port, output: () => output };
+  return { npm, group: npm.pid, port, output: () => output, outputEnded };
 }
 
 /** The processes of a group: pid, state (ps's STAT: Z for one that has exited, not yet reaped) and command line. */
@@ -119,6 +123,7 @@ async function stopAndCheck(started: Started, dataDir: string, stop: (started: S
   const t0 = Date.now();
   stop(started);
   await waitGroupGone(started);
+  await started.outputEnded;
   const seconds = (Date.now() - t0) / 1000;
   expect(existsSync(join(dataDir, 'server.lock')), started.output()).toBe(false);
   expect(started.output()).toContain('shutting down');
