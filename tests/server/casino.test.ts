@@ -455,10 +455,9 @@ describe('seedGames', () => {
     }
   });
 
-  it('grows to 10,000 games that still page in a few milliseconds', async () => {
-    let started = performance.now();
+  it('grows to 10,000 games and still answers every kind of page', async () => {
+    // How fast: npm run bench:server (get-all-games at 10,000 games), not this test.
     const result = await seedGames(db, 10_000);
-    const seedMs = performance.now() - started;
     expect(result).toEqual({ inserted: 9_700, total: 10_000 });
 
     const userId = await createUser();
@@ -467,29 +466,19 @@ describe('seedGames', () => {
     const favourites = (await listGames(db, { page: 1, limit: 30 })).rows;
     for (const game of favourites) await toggleFavorite(db, userId, game.id);
 
-    const cases: [string, ListGamesOptions][] = [
-      ['all, page 1', { page: 1, limit: 24 }],
-      ['all, page 400', { page: 400, limit: 24 }],
-      ['category slots, page 1', { page: 1, limit: 24, categoryId: categories[0]?.id ?? 0 }],
-      ['category sports, page 10', { page: 10, limit: 24, categoryId: categories[6]?.id ?? 0 }],
-      ['provider + mobile, page 2', { page: 2, limit: 24, providerId: providers[0]?.id ?? 0, device: 'mobile' }],
-      ['search "dragon", page 1', { page: 1, limit: 24, search: 'dragon' }],
-      ['search "roulette vip", page 1', { page: 1, limit: 24, search: 'roulette vip' }],
-      ['search no match', { page: 1, limit: 24, search: 'zzzz' }],
-      ['favourites of a player', { page: 1, limit: 24, userId, favoritesOnly: true }],
-      ['all, page 1, as a player', { page: 1, limit: 24, userId }],
+    const cases: ListGamesOptions[] = [
+      { page: 1, limit: 24 },
+      { page: 400, limit: 24 },
+      { page: 1, limit: 24, categoryId: categories[0]?.id ?? 0 },
+      { page: 10, limit: 24, categoryId: categories[6]?.id ?? 0 },
+      { page: 2, limit: 24, providerId: providers[0]?.id ?? 0, device: 'mobile' },
+      { page: 1, limit: 24, search: 'dragon' },
+      { page: 1, limit: 24, search: 'roulette vip' },
+      { page: 1, limit: 24, search: 'zzzz' },
+      { page: 1, limit: 24, userId, favoritesOnly: true },
+      { page: 1, limit: 24, userId },
     ];
-    const report = [`seedGames to 10,000 on PGlite: ${seedMs.toFixed(0)} ms`];
-    for (const [label, options] of cases) {
-      const first = await listGames(db, options); // warm the plan cache and buffers
-      const runs = 10;
-      started = performance.now();
-      for (let i = 0; i < runs; i++) await listGames(db, options);
-      const each = (performance.now() - started) / runs;
-      report.push(`  ${label.padEnd(30)} ${each.toFixed(2).padStart(6)} ms  (count ${first.count}, rows ${first.rows.length})`);
-      expect(first.rows.length).toBeLessThanOrEqual(24);
-    }
-    console.log(report.join('\n'));
+    for (const options of cases) expect((await listGames(db, options)).rows.length).toBeLessThanOrEqual(24);
 
     const all = await listGames(db, { page: 1, limit: 24 });
     expect(all.count).toBe(10_000 + HOUSE_GAMES.length);
