@@ -104,8 +104,8 @@ async function main(): Promise<void> {
       while (Date.now() < settled) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
       const cpuMs = (postgresCpuMs(server.port) ?? 0) - before;
       const functionsAfter = await functionTimes();
-      const msACall = (name: string) => Number(((functionsAfter[name] ?? 0) - (functionsBefore[name] ?? 0)) / transactions).toFixed(3);
       const transactions = Number(/number of transactions actually processed: (\d+)/.exec(run.stdout)?.[1] ?? 0);
+      const msACall = (name: string) => Number(((functionsAfter[name] ?? 0) - (functionsBefore[name] ?? 0)) / transactions).toFixed(3);
       const tps = Number(/tps = ([0-9.]+)/.exec(run.stdout)?.[1] ?? 0);
       if (run.status !== 0 || transactions === 0) throw new Error(`pgbench failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
       const bets = transactions * betsPerTransaction;

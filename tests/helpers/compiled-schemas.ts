@@ -3,8 +3,8 @@ import type { AnySchema, ValidateFunction } from 'ajv';
 
 /**
  * Each test server builds an app of its own (tests/helpers/api.ts), and each app makes new Ajv instances
- * that compile every request and response schema of openapi.yaml again: about 4 s of a core per server,
- * most of what a server costs, and the same code every time. Within a worker, a schema compiled once with
+ * that compile again every request and response schema its requests meet (server/app.ts compiles a schema
+ * at its first use), the same code every time. Within a worker, a schema compiled once with
  * the same Ajv options gives the same validator, so it is kept and handed to the next app. Only schemas
  * without an `$id` are kept: one that registers itself for others' `$ref`s is compiled by each instance.
  */
