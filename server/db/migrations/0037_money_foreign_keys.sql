@@ -1,30 +1,30 @@
 -- The money tables' references held by the database's own foreign keys again, for every writer: the
--- per-statement checks and the guards on the tables referred to are dropped, and the nine foreign keys
--- they stood for are re-created as they were defined before (same names, columns and referred keys; none
--- of them deferrable). No session setting turns a foreign key off. Adding each validates the rows already
+-- per-statement checks of migrations 0027 and 0028 and their guards go where a database has them, and the
+-- nine foreign keys they stood for are re-created as defined before (same names, columns and referred keys;
+-- none deferrable). No session setting turns a foreign key off. Adding each validates the rows already
 -- written. A deposit's two ledger transactions keep their deferred foreign keys (migration 0015).
-DROP TRIGGER game_rounds_references ON game_rounds;
-DROP TRIGGER ledger_transactions_references ON ledger_transactions;
-DROP TRIGGER ledger_entries_references ON ledger_entries;
-DROP TRIGGER game_wallet_actions_references ON game_wallet_actions;
-DROP TRIGGER deposits_references ON deposits;
-DROP TRIGGER user_notifications_references ON user_notifications;
-DROP TRIGGER wallets_kept ON wallets;
-DROP TRIGGER game_sessions_kept ON game_sessions;
-DROP TRIGGER game_rounds_kept ON game_rounds;
-DROP TRIGGER game_wallet_actions_kept ON game_wallet_actions;
-DROP TRIGGER deposit_addresses_kept ON deposit_addresses;
-DROP TRIGGER users_kept ON users;
-DROP TRIGGER deposits_references_kept ON deposits;
-DROP TRIGGER user_notifications_references_kept ON user_notifications;
-DROP FUNCTION game_rounds_check_references();
-DROP FUNCTION ledger_transactions_check_references();
-DROP FUNCTION ledger_entries_check_references();
-DROP FUNCTION game_wallet_actions_check_references();
-DROP FUNCTION deposits_check_references();
-DROP FUNCTION user_notifications_check_references();
-DROP FUNCTION references_kept();
-DROP FUNCTION reference_missing(text, text, text, text, text);
+DROP TRIGGER IF EXISTS game_rounds_references ON game_rounds;
+DROP TRIGGER IF EXISTS ledger_transactions_references ON ledger_transactions;
+DROP TRIGGER IF EXISTS ledger_entries_references ON ledger_entries;
+DROP TRIGGER IF EXISTS game_wallet_actions_references ON game_wallet_actions;
+DROP TRIGGER IF EXISTS deposits_references ON deposits;
+DROP TRIGGER IF EXISTS user_notifications_references ON user_notifications;
+DROP TRIGGER IF EXISTS wallets_kept ON wallets;
+DROP TRIGGER IF EXISTS game_sessions_kept ON game_sessions;
+DROP TRIGGER IF EXISTS game_rounds_kept ON game_rounds;
+DROP TRIGGER IF EXISTS game_wallet_actions_kept ON game_wallet_actions;
+DROP TRIGGER IF EXISTS deposit_addresses_kept ON deposit_addresses;
+DROP TRIGGER IF EXISTS users_kept ON users;
+DROP TRIGGER IF EXISTS deposits_references_kept ON deposits;
+DROP TRIGGER IF EXISTS user_notifications_references_kept ON user_notifications;
+DROP FUNCTION IF EXISTS game_rounds_check_references();
+DROP FUNCTION IF EXISTS ledger_transactions_check_references();
+DROP FUNCTION IF EXISTS ledger_entries_check_references();
+DROP FUNCTION IF EXISTS game_wallet_actions_check_references();
+DROP FUNCTION IF EXISTS deposits_check_references();
+DROP FUNCTION IF EXISTS user_notifications_check_references();
+DROP FUNCTION IF EXISTS references_kept();
+DROP FUNCTION IF EXISTS reference_missing(text, text, text, text, text);
 
 -- As migration 0010 defined them.
 ALTER TABLE game_rounds ADD CONSTRAINT game_rounds_session_id_fkey FOREIGN KEY (session_id) REFERENCES game_sessions (id);
