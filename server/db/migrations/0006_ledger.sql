@@ -87,59 +87,6 @@ CREATE TABLE ledger_entries (
 );
 CREATE INDEX ledger_entries_account ON ledger_entries (account_id);
 
--- Checked at commit, so a transaction's entries may be written in any order within it.
-CREATE FUNCTION ledger_assert_transaction_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  target bigint;
-  entry_count integer;
-  unbalanced record;
-BEGIN
-  IF TG_TABLE_NAME = 'ledger_entries' THEN
-    target := NEW.transaction_id;
-  ELSE
-    target := NEW.id;
-  END IF;
-  SELECT count(*) INTO entry_count FROM ledger_entries WHERE transaction_id = target;
-  IF entry_count < 2 THEN
-    RAISE EXCEPTION 'ledger transaction % has % entries; a balance change needs at least two', target, entry_count
-      USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_transactions_has_entries';
-  END IF;
-  SELECT currency_id, sum(amount) AS total INTO unbalanced
-  FROM ledger_entries WHERE transaction_id = target
-  GROUP BY currency_id HAVING sum(amount) <> 0 LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION 'ledger transaction % does not balance: its entries in currency % sum to %', target, unbalanced.currency_id, unbalanced.total
-      USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_entries_balanced';
-  END IF;
-  RETURN NULL;
-END
-$$;
-
-CREATE CONSTRAINT TRIGGER ledger_entries_balanced AFTER INSERT ON ledger_entries
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_assert_transaction_balanced();
-CREATE CONSTRAINT TRIGGER ledger_transactions_has_entries AFTER INSERT ON ledger_transactions
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_assert_transaction_balanced();
-
-CREATE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP
-    USING ERRCODE = 'restrict_violation', HINT = 'Post a correcting transaction instead.';
-END
-$$;
-
-CREATE TRIGGER ledger_transactions_append_only BEFORE UPDATE OR DELETE ON ledger_transactions
-  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
-CREATE TRIGGER ledger_transactions_no_truncate BEFORE TRUNCATE ON ledger_transactions
-  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
-CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR DELETE ON ledger_entries
-  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
-CREATE TRIGGER ledger_entries_no_truncate BEFORE TRUNCATE ON ledger_entries
-  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
-CREATE TRIGGER ledger_accounts_append_only BEFORE UPDATE OR DELETE ON ledger_accounts
-  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
-CREATE TRIGGER ledger_accounts_no_truncate BEFORE TRUNCATE ON ledger_accounts
-  FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
-
 -- Every wallet and every currency has its accounts from the moment it exists.
 CREATE FUNCTION ledger_open_wallet_accounts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
