@@ -24,24 +24,11 @@ CREATE TABLE jwt_keys (
   retired_at timestamptz
 );
 
--- An account made inactive loses every session at once, whoever changes the flag (the operator's
--- tools or SQL), so that activating it again does not bring its old tokens back. Those sessions are
--- marked, so that their tokens answer 403 USER_INACTIVE while the account stays inactive (the SPA says
--- why the session ended) and 401 once it is active again.
+-- An account made inactive loses every session at once, whoever changes the flag (the operator's tools or
+-- SQL: the trigger users_inactivated, server/db/schema/), so that activating it again does not bring its
+-- old tokens back. Those sessions are marked, so that their tokens answer 403 USER_INACTIVE while the
+-- account stays inactive (the SPA says why the session ended) and 401 once it is active again.
 ALTER TABLE sessions ADD COLUMN revoked_by_inactivation boolean NOT NULL DEFAULT false;
-
-CREATE FUNCTION revoke_sessions_of_inactive_user() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE sessions SET revoked_at = now(), revoked_by_inactivation = true
-  WHERE user_id = NEW.id AND revoked_at IS NULL;
-  RETURN NULL;
-END;
-$$;
-
-CREATE TRIGGER users_inactivated AFTER UPDATE OF active ON users
-  FOR EACH ROW
-  WHEN (OLD.active AND NOT NEW.active)
-  EXECUTE FUNCTION revoke_sessions_of_inactive_user();
 
 -- Accounts already inactive lose the sessions they still hold.
 UPDATE sessions SET revoked_at = now(), revoked_by_inactivation = true

@@ -1,25 +1,2 @@
--- Referrals that qualify (server/domain/bonuses.ts, referralCounts): a friend who signed up with a
--- player's code counts once they have verified their email (and, with REFERRAL_REQUIRES_DEPOSIT on, made
--- a credited deposit of at least its currency's minimum), and never when their email is the referrer's
--- own mailbox written another way.
-
--- The mailbox an address delivers to: lower case, the +tag of the local part removed; for gmail.com and
--- googlemail.com (one mailbox service) also the dots of the local part, under gmail.com. me+1@x.com,
--- ME@x.com and m.e@googlemail.com / me@gmail.com are each one mailbox. Signup refuses a referral code
--- whose owner's mailbox is the new account's (SELF_REFERRAL), and the counts skip such friends.
-CREATE FUNCTION email_mailbox(email text) RETURNS text
-  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-  AS $$
-    SELECT CASE
-      WHEN parts.domain IN ('gmail.com', 'googlemail.com') THEN replace(parts.local, '.', '') || '@gmail.com'
-      ELSE parts.local || '@' || parts.domain
-    END
-    FROM (
-      SELECT split_part(substring(address FROM '^(.*)@[^@]*$'), '+', 1) AS local,
-             substring(address FROM '@([^@]*)$') AS domain
-      FROM (SELECT lower(btrim(email)) AS address) AS lowered
-    ) AS parts
-  $$;
-
--- A player's friends, found by the referrer.
+-- A player's friends, found by the referrer (server/domain/bonuses.ts, referralCounts).
 CREATE INDEX users_referred_by ON users (referred_by_user_id) WHERE referred_by_user_id IS NOT NULL;

@@ -1,2 +1,0 @@
--- This migration defined a version of a money function; today's text of every function is its file in
--- server/db/schema/, applied after the numbered migrations.
