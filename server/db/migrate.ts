@@ -54,15 +54,15 @@ export async function migrate(db: Db): Promise<string[]> {
  * are removed.
  *
  * Numbered migrations hold the table changes (tables, columns, constraints, indexes, the rows they move)
- * and the DROP of a function, view or trigger that leaves the schema or whose signature changes (the
- * folder's files then create the new one); a change to a function, view or trigger is a change to its
- * file. A migration that needs an object at its point in history, before the folder is applied (an index
- * or a CHECK over a function, a backfill that calls one, a trigger that must fire during it), defines it
- * itself as it needs it, and the file replaces it afterwards. The money functions (the game wallet's,
- * the deposits', the withdrawal hold) are in no numbered migration: a database of before has the versions
- * it was migrated with until 0038 drops or the folder replaces them. Other functions and triggers keep the
- * definitions their migrations were written with, from which the migration tests (tests/helpers/migrations.ts)
- * build a database at a given migration; the folder's files replace them all with today's text.
+ * and the DROP of a function, view or trigger that leaves the schema or whose signature changes (IF EXISTS
+ * where a database built today never had it); a change to a function, view or trigger is a change to its
+ * file. A migration defines one only where something before the folder is applied needs it: a statement of
+ * its own or of a later migration (an index or a CHECK over a function, a backfill that calls one), or the
+ * rows the migration tests (tests/helpers/migrations.ts) write into a database built up to a migration (the
+ * triggers that open a wallet's and a currency's ledger accounts, 0006 and 0018, and keep game_counts,
+ * 0012). A database migrated before keeps the definitions it has until a migration drops them or the
+ * folder replaces them. A migration left with nothing was deleted: the name a database recorded for it
+ * matches no file and is passed over, and the numbering keeps the gap.
  */
 async function applySchema(db: Db, all: boolean): Promise<string[]> {
   const files = readdirSync(schemaDir)
