@@ -2,7 +2,7 @@ import type { Db, Queryable } from './db/db.ts';
 
 /*
  * The players' live updates inside one server: the database announces every change a player should see
- * on the channel `casino_events` once its transaction commits (migration 0011_live_events.sql), and this
+ * on the channel `casino_events` once its transaction commits (server/db/schema/1_function_announce_row.sql), and this
  * hub, listening from the first stream on, tells each stream of that player. On PostgreSQL every server
  * instance listens, so a change made through one reaches the streams another holds; on PGlite the one
  * instance hears its own.
@@ -11,8 +11,8 @@ import type { Db, Queryable } from './db/db.ts';
 export const LIVE_CHANNEL = 'casino_events';
 
 /**
- * Announces payloads a money call returned instead of announcing them inside its transaction (migration
- * 0016: a NOTIFY held through a commit's flush to disk would make every such commit wait for the last).
+ * Announces payloads a money call returned instead of announcing them inside its transaction (a
+ * NOTIFY held through a commit's flush to disk would make every such commit wait for the last).
  * Called once the call has committed, as a statement of its own. (Batches of calls announce inside their
  * own statement instead: announcedAtCommit below.) A NOTIFY still gives its transaction a commit record to
  * flush, but under load that flush rides with the money calls' own: by pg_stat_wal during

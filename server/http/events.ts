@@ -13,7 +13,7 @@ import { streamHeaders } from './security.ts';
  * change is read from the database when it is announced (the announcement names the row) and written
  * in the order announced. A comment every LIVE_KEEPALIVE_SECONDS (15) keeps proxies from closing an idle
  * stream. The stream ends when the session it was opened with ends (logout, the account made inactive:
- * announced by the database, migration 0021), and at the first keepalive after the session's expiry.
+ * announced by the database, server/db/schema/1_function_announce_session_ended.sql), and at the first keepalive after the session's expiry.
  *
  * The streams of one player on this server share one feed: one subscription to the hub, each change read
  * once and the same text written to every one of them, whatever their number. A player holds at most

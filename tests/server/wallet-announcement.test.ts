@@ -4,8 +4,8 @@ import { startTestServer, type TestServer } from '../helpers/api.ts';
 import { fundedPlayer, walletOf } from '../helpers/money.ts';
 
 /*
- * A wallet's change announced by its trigger (wallets_announce, migration 0011) only where the server does
- * not announce it itself (migration 0029): a transaction that says casino.announce = 'by_server', as every
+ * A wallet's change announced by its trigger (server/db/schema/3_trigger_wallets_announce.sql) only where
+ * the server does not announce it itself: a transaction that says casino.announce = 'by_server', as every
  * money path does, queues no trigger event at all, and one that does not is announced once committed.
  */
 
