@@ -21,8 +21,6 @@ import { paymentTarget, providerFailureError, webhookUrl, type PaymentCurrency }
 
 export type DepositStatus = 'pending' | 'credited' | 'below_minimum';
 
-export { LIMITS_CURRENCY } from './held-deposits.ts';
-
 export interface DepositAddressView {
   address: string;
   network: string;

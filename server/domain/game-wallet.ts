@@ -8,7 +8,7 @@ import { Batcher, latestCallTime } from './batcher.ts';
 import { maybeOne, one, type Db, type Queryable } from '../db/db.ts';
 import { hmacSha256Hex, hmacSha256HexMatches } from '../signatures.ts';
 import { DomainError, badRequest, type ErrorCode } from './errors.ts';
-import { LIMITS_CURRENCY } from './deposits.ts';
+import { LIMITS_CURRENCY } from './held-deposits.ts';
 import { currencyStep, idempotency, type TransactionActionType } from './ledger.ts';
 
 /**
@@ -44,7 +44,6 @@ interface SessionRow {
   id: string;
   user_id: number | null;
   demo: boolean;
-  expires_at: Date;
   game_id: number;
   game_identifier: string;
   provider_id: number;
@@ -67,8 +66,6 @@ export interface GameWalletSession {
   currencyId: number;
   currencyCode: string;
   decimals: number;
-  /** False once the session has expired: rounds already begun still settle, new play is refused. */
-  live: boolean;
   /** The provider's key the call's signature was checked with (game_wallet_play checks it still is). */
   walletSecret: string;
   /**
@@ -109,7 +106,7 @@ export async function authenticateGameCall(
 ): Promise<GameWalletSession> {
   const cached = sessionCache(ctx.db).get(input.sessionId);
   if (cached && hmacSha256HexMatches(cached.wallet_secret, input.rawBody, input.signature)) {
-    return toSession(ctx, cached, () => readAndAuthenticate(ctx, input));
+    return toSession(cached, () => readAndAuthenticate(ctx, input));
   }
   return readAndAuthenticate(ctx, input);
 }
@@ -119,7 +116,7 @@ async function readAndAuthenticate(ctx: AppContext, input: { sessionId: string; 
   cache.delete(input.sessionId);
   const row = await maybeOne<SessionRow>(
     ctx.db,
-    `SELECT s.id, s.user_id, s.demo, s.expires_at, g.id AS game_id, g.identifier AS game_identifier, p.id AS provider_id,
+    `SELECT s.id, s.user_id, s.demo, g.id AS game_id, g.identifier AS game_identifier, p.id AS provider_id,
        p.slug AS provider_slug, p.wallet_secret, w.id AS wallet_id, c.id AS currency_id, c.code AS currency_code, c.decimals
      FROM game_sessions s JOIN games g ON g.id = s.game_id JOIN providers p ON p.id = g.provider_id
      LEFT JOIN currencies c ON c.code = s.currency_code
@@ -140,10 +137,10 @@ async function readAndAuthenticate(ctx: AppContext, input: { sessionId: string; 
     if (!oldest.done) cache.delete(oldest.value);
   }
   cache.set(row.id, row);
-  return toSession(ctx, row, null);
+  return toSession(row, null);
 }
 
-function toSession(ctx: AppContext, row: SessionRow, reauthenticate: (() => Promise<GameWalletSession>) | null): GameWalletSession {
+function toSession(row: SessionRow, reauthenticate: (() => Promise<GameWalletSession>) | null): GameWalletSession {
   if (row.user_id === null || row.wallet_id === null || row.currency_id === null || row.currency_code === null || row.decimals === null) {
     throw new Error(`session ${row.id} has no wallet`);
   }
@@ -158,7 +155,6 @@ function toSession(ctx: AppContext, row: SessionRow, reauthenticate: (() => Prom
     currencyId: row.currency_id,
     currencyCode: row.currency_code,
     decimals: row.decimals,
-    live: row.expires_at > ctx.now(),
     walletSecret: row.wallet_secret,
     reauthenticate,
   };
