@@ -206,7 +206,3 @@ export async function openDb(options: DbOptions): Promise<Db> {
   });
   return new PGliteDb(pglite);
 }
-
-export function isPGlite(db: Db): db is Db & { dump(): Promise<Blob> } {
-  return db instanceof PGliteDb;
-}

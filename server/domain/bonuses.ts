@@ -26,7 +26,7 @@ import {
  *   bonus, action bonus); the player must wager amount × wageringMultiplier before it converts.
  * - A deposit bonus activates unfunded and waits for the next credited deposit of at least its minimum in
  *   its wallet: then percentage × deposit (capped at the offer's amount when set) is credited the same way.
- * - Every accepted bet in the bonus's wallet advances its wagering ({@link recordWagering}); once wagered
+ * - Every accepted bet in the bonus's wallet advances its wagering (bonus_record_wagering); once wagered
  *   reaches the amount to wager, what is left of the wallet's bonus balance moves to available (action
  *   bonusConversion). Forfeit and expiry return what is left to bonus_pool (action bonusForfeit).
  * - Bonus money belongs to the active bonus: the wallet's whole bonus balance is what is left of it.
@@ -132,32 +132,6 @@ async function settle(tx: Queryable, userId: number, at: Date): Promise<number |
 export async function assertCashoutAllowed(db: Queryable, walletId: number, now: Date): Promise<void> {
   const row = await one<{ blocked: boolean }>(db, 'SELECT bonus_cashout_blocked($1, $2) AS blocked', [walletId, now]);
   if (row.blocked) throw new DomainError('CASHOUT_NOT_ALLOWED');
-}
-
-/**
- * Counts an accepted bet of `amount` towards the active bonus of its wallet (bonus_record_wagering),
- * inside the bet's database transaction, which holds the wallet's lock. A rolled-back bet passes a
- * negative amount.
- */
-export async function recordWagering(
-  tx: Queryable,
-  input: { userId: number; walletId: number; currencyId: number; amount: bigint; at: Date },
-): Promise<void> {
-  if (input.amount === 0n) return;
-  await tx.query('SELECT bonus_record_wagering($1, $2, $3, $4, $5)', [input.userId, input.walletId, input.currencyId, formatFixed(input.amount), input.at]);
-}
-
-/** Where a bonus's money is now: the bonus balance while it runs, available once completed, the pool once it ended otherwise. */
-export type BonusMoneyHome = 'bonus' | 'available' | 'pool';
-
-/** The running bonus of a wallet (bonus_running_id): the one whose money a bet paid from the bonus balance is. */
-export async function runningBonusId(db: Queryable, walletId: number, now: Date): Promise<number | null> {
-  return (await one<{ id: number | null }>(db, 'SELECT bonus_running_id($1, $2) AS id', [walletId, now])).id;
-}
-
-/** Where the money of the bonus that paid part of a round's stake belongs now (bonus_money_home). */
-export async function bonusMoneyHome(db: Queryable, userBonusId: number | null, walletId: number, now: Date): Promise<BonusMoneyHome> {
-  return (await one<{ home: BonusMoneyHome }>(db, 'SELECT bonus_money_home($1, $2, $3) AS home', [userBonusId, walletId, now])).home;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -384,13 +384,3 @@ export async function markNotificationsRead(db: Queryable, userId: number, ids: 
         );
   return rows.length;
 }
-
-export async function addNotification(db: Queryable, userId: number, title: string, message: string): Promise<Notification> {
-  const row = await one<NotificationRow>(
-    db,
-    `INSERT INTO user_notifications (user_id, title, message) VALUES ($1, $2, $3)
-     RETURNING id, title, message, read_at, created_at`,
-    [userId, title, message],
-  );
-  return toNotification(row);
-}

@@ -1,14 +1,5 @@
 import type { components } from '../../src/api/schema.d.ts';
-import {
-  divRound,
-  formatAmount,
-  formatFixed,
-  MONEY_DECIMALS,
-  mulPercent,
-  parseAmount,
-  parseSignedAmount,
-  type Rounding,
-} from '../../src/money.ts';
+import { divRound, formatAmount, formatFixed, MONEY_DECIMALS, parseSignedAmount, type Rounding } from '../../src/money.ts';
 import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 
 /**
@@ -186,24 +177,9 @@ export function roundToCurrency(units: bigint, decimals: number, rounding: Round
   return divRound(units, step, rounding) * step;
 }
 
-/**
- * The fee on `amount`: `basisPoints` of it (1 bp = 0.01 %) plus `flat`, rounded UP to the currency's
- * precision, so the casino never charges less than its fee schedule says.
- */
-export function feeUnits(amount: bigint, options: { basisPoints?: number; flat?: bigint; decimals?: number }): bigint {
-  if (amount < 0n) throw new RangeError('fees are charged on non-negative amounts');
-  const percent = options.basisPoints ? mulPercent(amount, options.basisPoints, 'up') : 0n;
-  return roundToCurrency(percent + (options.flat ?? 0n), options.decimals ?? MONEY_DECIMALS, 'up');
-}
-
-/**
- * A payout of `stake` times `multiplier` (a decimal string with up to 8 decimals, e.g. "2.5"), rounded
- * DOWN to the currency's precision: the casino never pays more than the game's result.
- */
-export function payoutUnits(stake: bigint, multiplier: string, decimals: number = MONEY_DECIMALS): bigint {
-  if (stake < 0n) throw new RangeError('a stake is non-negative');
-  const exact = divRound(stake * parseAmount(multiplier), 10n ** BigInt(MONEY_DECIMALS), 'down');
-  return roundToCurrency(exact, decimals, 'down');
+/** A withdrawal's fee: the currency's flat fee rounded UP to its precision, so the casino never charges less than its schedule says. */
+export function feeUnits(flat: bigint, decimals: number): bigint {
+  return roundToCurrency(flat, decimals, 'up');
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -351,19 +327,15 @@ async function toTransaction(db: Queryable, row: TransactionRow): Promise<Ledger
   };
 }
 
-/** A ledger transaction by its id or its public id (UUID); undefined when there is none. */
-export async function getTransaction(db: Queryable, by: { id: number } | { publicId: string }): Promise<LedgerTransaction | undefined> {
-  const from = 'FROM ledger_transactions t LEFT JOIN currencies c ON c.id = t.currency_id';
-  let row: TransactionRow | undefined;
-  if ('id' in by) {
-    row = await maybeOne<TransactionRow>(db, `SELECT ${TRANSACTION_COLUMNS} ${from} WHERE t.id = $1`, [by.id]);
-  } else if (UUID_PATTERN.test(by.publicId)) {
-    row = await maybeOne<TransactionRow>(db, `SELECT ${TRANSACTION_COLUMNS} ${from} WHERE t.public_id = $1::uuid`, [by.publicId]);
-  }
+/** A ledger transaction by its id; undefined when there is none. */
+export async function getTransaction(db: Queryable, by: { id: number }): Promise<LedgerTransaction | undefined> {
+  const row = await maybeOne<TransactionRow>(
+    db,
+    `SELECT ${TRANSACTION_COLUMNS} FROM ledger_transactions t LEFT JOIN currencies c ON c.id = t.currency_id WHERE t.id = $1`,
+    [by.id],
+  );
   return row ? toTransaction(db, row) : undefined;
 }
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function findByIdempotency(db: Queryable, key: IdempotencyKey): Promise<TransactionRow | undefined> {
   return maybeOne<TransactionRow>(
@@ -386,8 +358,7 @@ const SAVEPOINT = 'ledger_posting';
 
 /** What ledger_post raises (server/db/schema/1_function_ledger_post.sql): a balance too low, a key reused, a posting that cannot be right. */
 const INSUFFICIENT = 'LG001';
-/** Exported for the money functions' callers: ledger_post's refusal surfaces through them unchanged. */
-export const KEY_REUSED = 'LG002';
+const KEY_REUSED = 'LG002';
 const BAD_POSTING = 'LG003';
 
 function units(value: unknown, what: string, allowZero = true): bigint {
@@ -480,41 +451,6 @@ async function postingError(tx: Queryable, error: unknown, key: IdempotencyKey |
   }
 }
 
-
-/** The balance of any account summed from its entries (system accounts have no cached balance). */
-export async function accountBalance(db: Queryable, ref: AccountRef): Promise<bigint> {
-  const row = isWalletAccount(ref)
-    ? await one<{ total: string }>(
-        db,
-        `SELECT coalesce(sum(e.amount), 0) AS total FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
-         WHERE a.wallet_id = $1 AND a.kind = $2`,
-        [ref.walletId, ref.kind],
-      )
-    : await one<{ total: string }>(
-        db,
-        `SELECT coalesce(sum(e.amount), 0) AS total FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
-         WHERE a.wallet_id IS NULL AND a.currency_id = $1 AND a.kind = $2`,
-        [ref.currencyId, ref.kind],
-      );
-  return parseSignedAmount(row.total);
-}
-
-/** The API's Transaction (openapi.yaml) for a player-visible ledger transaction. */
-export function toTransactionDto(transaction: LedgerTransaction & { visible: VisibleRecord }): TransactionDto {
-  const v = transaction.visible;
-  return {
-    transactionId: transaction.publicId,
-    type: v.type,
-    actionType: v.actionType,
-    status: v.status,
-    amount: formatAmount(v.amount),
-    beforeBalance: formatAmount(v.beforeBalance),
-    afterBalance: formatAmount(v.afterBalance),
-    currencyCode: v.currencyCode,
-    gameIdentifier: v.gameIdentifier,
-    createdAt: transaction.createdAt.toISOString(),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Verification (npm run ledger:check)

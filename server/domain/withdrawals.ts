@@ -227,7 +227,7 @@ export async function requestWithdrawal(
   if (amount % currencyStep(currency.decimals) !== 0n) throw badRequest([{ field: 'amount', code: 'amount.decimals' }]);
   if (amount < currency.minWithdraw) throw new DomainError('MINIMUM_WITHDRAW_AMOUNT_LIMIT');
   if (!isValidAddress(currency.network, input.address)) throw new DomainError('INVALID_ADDRESS');
-  const fee = feeUnits(amount, { flat: currency.withdrawFee, decimals: currency.decimals });
+  const fee = feeUnits(currency.withdrawFee, currency.decimals);
   const total = amount + fee;
 
   const held = await ctx.db.transaction(async (tx): Promise<{ replayed: WithdrawalRequestView } | { withdrawalId: number }> => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
-import { isPGlite, openDb, type Db, type Queryable, type QueryOptions } from '../../server/db/db.ts';
+import { one, openDb, type Db, type Queryable, type QueryOptions } from '../../server/db/db.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedReferenceData } from '../../server/db/seed.ts';
 
@@ -13,6 +13,16 @@ import { seedReferenceData } from '../../server/db/seed.ts';
  * (npm test sets it for its PostgreSQL pass), each call gets a new database copied from a template there.
  */
 export const TEMPLATE_DATABASE = 'casino_test_template';
+
+/** A PGlite database, whose data folder can be dumped (the server never needs to ask). */
+export function isPGlite(db: Db): db is Db & { dump(): Promise<Blob> } {
+  return db.kind === 'pglite' && 'dump' in db;
+}
+
+/** A notification for the player, the row notifyPlayer writes (server/domain/notifications.ts), and its id. */
+export async function addNotification(db: Queryable, userId: number, title: string, message: string): Promise<{ id: number }> {
+  return one<{ id: number }>(db, 'INSERT INTO user_notifications (user_id, title, message) VALUES ($1, $2, $3) RETURNING id', [userId, title, message]);
+}
 
 /** The tarball of a migrated, seeded PGlite data folder. */
 export async function buildPGliteTemplate(): Promise<Uint8Array<ArrayBuffer>> {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
+import type { Queryable } from '../../server/db/db.ts';
 import { verifyLedger, type AccountRef, type Posting } from '../../server/domain/ledger.ts';
+import { parseSignedAmount } from '../../src/money.ts';
 import { signWebhook } from '../../server/providers/payment.ts';
 import { registeredPlayer, type CallResult, type TestServer } from './api.ts';
 
@@ -31,6 +33,16 @@ export function postingRequestHash(posting: Posting): string {
       }),
     )
     .digest('hex');
+}
+
+/** The balance of any account summed from its entries (a casino account has no cached balance). */
+export async function accountBalance(db: Queryable, ref: AccountRef): Promise<bigint> {
+  const [row] = await db.query<{ total: string }>(
+    `SELECT coalesce(sum(e.amount), 0) AS total FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+     WHERE a.kind = $1 AND ${'walletId' in ref ? 'a.wallet_id = $2' : 'a.wallet_id IS NULL AND a.currency_id = $2'}`,
+    [ref.kind, 'walletId' in ref ? ref.walletId : ref.currencyId],
+  );
+  return parseSignedAmount(row?.total ?? '0');
 }
 
 /** [status, first error code] of a response, for compact expectations. */

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../src/api/schema.d.ts';
 import { sqlState } from '../../server/db/db.ts';
-import { assertCashoutAllowed, bonusMoneyHome, recordWagering, runningBonusId } from '../../server/domain/bonuses.ts';
+import { assertCashoutAllowed } from '../../server/domain/bonuses.ts';
 import { DomainError } from '../../server/domain/errors.ts';
 import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { parseSignedAmount } from '../../src/money.ts';
@@ -47,12 +47,22 @@ async function myBonuses(player: Player, status?: string) {
   return res.body.data.userBonus.rows as { id: number; bonusId: number; status: string; amount: string; wageredAmount: string; amountToWager: string; expireAt: string | null }[];
 }
 
-async function bet(player: Player, amount: string): Promise<void> {
-  const wallet = await ltcWallet(player);
+/** A bet's wagering as game_wallet_play counts it (bonus_record_wagering), in a transaction of its own. */
+async function recordWagering(player: Player, walletId: number, currencyId: number, amount: string): Promise<void> {
   await server.db.transaction((tx) =>
-    recordWagering(tx, { userId: player.user.id as number, walletId: wallet.id, currencyId: LTC, amount: parseSignedAmount(amount), at: server.clock.now() }),
+    tx.query('SELECT bonus_record_wagering($1, $2, $3, $4, $5)', [player.user.id, walletId, currencyId, amount, server.clock.now()]),
   );
 }
+
+const bet = async (player: Player, amount: string) => recordWagering(player, (await ltcWallet(player)).id, LTC, amount);
+
+/** The running bonus of a wallet (bonus_running_id). */
+const runningBonusId = async (walletId: number, at: Date) =>
+  (await server.db.query<{ id: number | null }>('SELECT bonus_running_id($1, $2) AS id', [walletId, at]))[0]!.id;
+
+/** Where the money of a round's bonus is now (bonus_money_home). */
+const bonusMoneyHome = async (userBonusId: number | null, walletId: number, at: Date) =>
+  (await server.db.query<{ home: string }>('SELECT bonus_money_home($1, $2, $3) AS home', [userBonusId, walletId, at]))[0]!.home;
 
 const ledgerTransactionCount = () => countLedgerTransactions(server);
 
@@ -129,7 +139,7 @@ describe('wagering', () => {
     // A rolled-back bet no longer counts.
     await bet(player, '-0.001');
     expect((await myBonuses(player, 'active'))[0]).toMatchObject({ wageredAmount: '0.004' });
-    expect(await runningBonusId(server.db, wallet.id, server.clock.now())).not.toBeNull();
+    expect(await runningBonusId(wallet.id, server.clock.now())).not.toBeNull();
     await expect(assertCashoutAllowed(server.db, wallet.id, server.clock.now())).rejects.toMatchObject(new DomainError('CASHOUT_NOT_ALLOWED'));
 
     await bet(player, '0.006');
@@ -148,13 +158,11 @@ describe('wagering', () => {
     // An unfunded deposit bonus is not running yet.
     const other = await registeredPlayer(server);
     await claim(other, offers.deposit!);
-    expect(await runningBonusId(server.db, (await ltcWallet(other)).id, server.clock.now())).toBeNull();
+    expect(await runningBonusId((await ltcWallet(other)).id, server.clock.now())).toBeNull();
 
     // A bet in another wallet does not count.
     const btc = await server.db.query<{ id: number }>('SELECT id FROM wallets WHERE user_id = $1 AND currency_id = 2', [player.user.id]);
-    await server.db.transaction((tx) =>
-      recordWagering(tx, { userId: player.user.id as number, walletId: btc[0]!.id, currencyId: 2, amount: 10n ** 8n, at: server.clock.now() }),
-    );
+    await recordWagering(player, btc[0]!.id, 2, '1');
     expect((await myBonuses(player, 'active'))[0]).toMatchObject({ wageredAmount: '0' });
     await expect(assertCashoutAllowed(server.db, btc[0]!.id, server.clock.now())).resolves.toBeUndefined();
   });
@@ -481,21 +489,21 @@ describe('the life cycle in the database (server/db/schema/1_function_bonus_*.sq
     const player = await registeredPlayer(server);
     const wallet = await ltcWallet(player);
     const now = () => server.clock.now();
-    expect(await bonusMoneyHome(server.db, null, wallet.id, now())).toBe('pool');
+    expect(await bonusMoneyHome(null, wallet.id, now())).toBe('pool');
     const first = (await claim(player, offers.bet!)).body.data.userBonus.id as number;
     const second = (await claim(player, offers.loyalty!)).body.data.userBonus.id as number;
-    expect(await runningBonusId(server.db, wallet.id, now())).toBe(first);
-    expect(await bonusMoneyHome(server.db, first, wallet.id, now())).toBe('bonus');
-    expect(await bonusMoneyHome(server.db, null, wallet.id, now())).toBe('bonus');
+    expect(await runningBonusId(wallet.id, now())).toBe(first);
+    expect(await bonusMoneyHome(first, wallet.id, now())).toBe('bonus');
+    expect(await bonusMoneyHome(null, wallet.id, now())).toBe('bonus');
     // Past its expire_at it no longer runs, though no one touched it yet.
-    expect(await bonusMoneyHome(server.db, first, wallet.id, new Date(now().getTime() + 8 * DAY))).toBe('pool');
-    expect(await runningBonusId(server.db, wallet.id, new Date(now().getTime() + 8 * DAY))).toBeNull();
+    expect(await bonusMoneyHome(first, wallet.id, new Date(now().getTime() + 8 * DAY))).toBe('pool');
+    expect(await runningBonusId(wallet.id, new Date(now().getTime() + 8 * DAY))).toBeNull();
 
     await bet(player, '0.01');
-    expect(await bonusMoneyHome(server.db, first, wallet.id, now())).toBe('available');
-    expect(await runningBonusId(server.db, wallet.id, now())).toBe(second);
+    expect(await bonusMoneyHome(first, wallet.id, now())).toBe('available');
+    expect(await runningBonusId(wallet.id, now())).toBe(second);
     await forfeit(player, second);
-    expect(await bonusMoneyHome(server.db, second, wallet.id, now())).toBe('pool');
+    expect(await bonusMoneyHome(second, wallet.id, now())).toBe('pool');
     expect(await refusal('SELECT bonus_money_home($1, $2, $3)', [999_999_999, wallet.id, now()])).toBe('BN001');
   });
 

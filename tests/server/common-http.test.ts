@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addNotification } from '../../server/domain/common.ts';
 import { registeredPlayer, startTestServer, type TestServer } from '../helpers/api.ts';
+import { addNotification } from '../helpers/db.ts';
 
 /**
  * Common data, notifications and the simulator's side doors through HTTP. The servers with other

@@ -3,7 +3,6 @@ import { Country, State } from 'country-state-city';
 import type { Db } from '../../server/db/db.ts';
 import { HOUSE_GAMES, normalisePhoneCode, seedReferenceData } from '../../server/db/seed.ts';
 import {
-  addNotification,
   getSettings,
   listBanners,
   listCountries,
@@ -14,7 +13,7 @@ import {
   listPaymentProviders,
   markNotificationsRead,
 } from '../../server/domain/common.ts';
-import { createTestDb, useRollbackDb } from '../helpers/db.ts';
+import { addNotification, createTestDb, useRollbackDb } from '../helpers/db.ts';
 
 // Each test runs inside a transaction rolled back after it, on one database per describe block (tests
 // without one are at the end); seeding runs scripts, which need a fresh database each.

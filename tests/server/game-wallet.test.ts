@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
 import { LIVE_CHANNEL, parseLiveMessage } from '../../server/live.ts';
-import { accountBalance, findTransactionByIdempotency, idempotency, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
+import { findTransactionByIdempotency, idempotency, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { playableGame, startTestServer, type CallResult, type TestServer } from '../helpers/api.ts';
-import { expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, type Player, postingRequestHash } from '../helpers/money.ts';
+import { accountBalance, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, type Player, postingRequestHash } from '../helpers/money.ts';
 import { countBatches } from '../helpers/db.ts';
 
 /**

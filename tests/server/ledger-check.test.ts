@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { isPGlite, openDb } from '../../server/db/db.ts';
+import { openDb } from '../../server/db/db.ts';
 import { acquireDataDirLock } from '../../server/db/lock.ts';
 import { postTransaction, systemAccount, transfer, walletAccount } from '../../server/domain/ledger.ts';
 import { parseSignedAmount } from '../../src/money.ts';
-import { createTestDb } from '../helpers/db.ts';
+import { createTestDb, isPGlite } from '../helpers/db.ts';
 
 // `npm run ledger:check` as a real process (the build of this run, tests/setup/global.ts) on a PGlite
 // folder: its exit codes and what it prints, on a consistent ledger, a corrupted one and a folder in use.

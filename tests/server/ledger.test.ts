@@ -2,18 +2,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../server/db/db.ts';
 import {
-  accountBalance,
   feeUnits,
   getTransaction,
   idempotency,
   IdempotencyConflictError,
   InsufficientBalanceError,
   LedgerInputError,
-  payoutUnits,
   postTransaction,
   roundToCurrency,
   systemAccount,
-  toTransactionDto,
   transfer,
   verifyLedger,
   walletAccount,
@@ -22,12 +19,13 @@ import {
   type PostingResult,
   type VisibleRecord,
 } from '../../server/domain/ledger.ts';
+import { listTransactions } from '../../server/domain/transactions.ts';
 import { findWallet } from '../../server/domain/wallets.ts';
 import { DomainError } from '../../server/domain/errors.ts';
 import { parseAmount, parseSignedAmount } from '../../src/money.ts';
 import { checkResponse } from '../helpers/contract.ts';
 import { createTestDb } from '../helpers/db.ts';
-import { postingRequestHash } from '../helpers/money.ts';
+import { accountBalance, postingRequestHash } from '../helpers/money.ts';
 
 // One database for the file (a PGlite clone, or a PostgreSQL copy under TEST_DATABASE_URL; the
 // ledger:check command is tested on a real process in ledger-check.test.ts): every test
@@ -380,12 +378,13 @@ describe('postTransaction', () => {
       ]),
     );
     expect(await balances(p.wallet.LTC)).toEqual({ available: coins('0.5'), pending: 0n, bonus: 0n });
-    expect(await getTransaction(db, { publicId: transaction.publicId })).toEqual(transaction);
 
-    // The API's Transaction, checked against openapi.yaml.
-    const dto = toTransactionDto({ ...transaction, visible: transaction.visible! });
-    expect(dto).toMatchObject({ type: 'deposit', amount: '0.5', beforeBalance: '0', afterBalance: '0.5', createdAt: '2001-02-03T04:05:06.789Z' });
-    const body = { data: { transactions: { rows: [dto], count: 1 } }, errors: [] };
+    // The player's list shows it as the API's Transaction, checked against openapi.yaml.
+    const { rows, count } = await listTransactions(db, p.userId);
+    expect(rows).toEqual([
+      expect.objectContaining({ transactionId: transaction.publicId, type: 'deposit', amount: '0.5', beforeBalance: '0', afterBalance: '0.5', createdAt: '2001-02-03T04:05:06.789Z' }),
+    ]);
+    const body = { data: { transactions: { rows, count } }, errors: [] };
     expect(checkResponse('userGetTransactions', 200, 'application/json', body)).toBeNull();
   });
 
@@ -398,7 +397,7 @@ describe('postTransaction', () => {
       kind: 'win',
       at: AT,
       idempotency: idempotency.game(`round-${p.userId}`, 'win'),
-      legs: transfer(systemAccount(currency.LTC, 'house'), walletAccount(p.wallet.LTC, 'available'), payoutUnits(coins('0.3'), '2.5')),
+      legs: transfer(systemAccount(currency.LTC, 'house'), walletAccount(p.wallet.LTC, 'available'), coins('0.75')),
       visible: { walletId: p.wallet.LTC, type: 'casino', actionType: 'win', status: 'completed', amount: coins('0.75'), gameIdentifier: 'sim-fruit-slots' },
       relatedTransactionId: bet.transaction.id,
     });
@@ -410,7 +409,7 @@ describe('postTransaction', () => {
     const p = await newPlayer();
     await post(depositPosting(p, coins('1')));
     const amount = coins('0.5');
-    const fee = feeUnits(amount, { flat: coins('0.000006') });
+    const fee = feeUnits(coins('0.000006'), 8);
     const request = await post({
       kind: 'withdraw.request',
       at: AT,
@@ -631,15 +630,10 @@ describe('ledger_post_many', () => {
 });
 
 describe('rounding', () => {
-  it('rounds fees up and payouts down, to the currency precision', () => {
-    expect(feeUnits(1n, { basisPoints: 1 })).toBe(1n); // 0.0001 of a unit, charged as a whole unit
-    expect(feeUnits(coins('10'), { basisPoints: 250 })).toBe(coins('0.25'));
-    expect(feeUnits(coins('1'), { basisPoints: 1, decimals: 6 })).toBe(coins('0.0001'));
-    expect(feeUnits(coins('0.00000101'), { basisPoints: 1, decimals: 6 })).toBe(coins('0.000001'));
-    expect(feeUnits(coins('0.5'), { flat: coins('0.000006') })).toBe(coins('0.000006'));
-    expect(payoutUnits(coins('0.3'), '2.5')).toBe(coins('0.75'));
-    expect(payoutUnits(1n, '1.5')).toBe(1n);
-    expect(payoutUnits(coins('0.00000199'), '1', 6)).toBe(coins('0.000001'));
+  it('rounds fees up, to the currency precision', () => {
+    expect(feeUnits(coins('0.000006'), 8)).toBe(coins('0.000006'));
+    expect(feeUnits(1n, 6)).toBe(coins('0.000001')); // a unit of fee, charged as a whole step of the currency
+    expect(feeUnits(coins('0.00000101'), 6)).toBe(coins('0.000002'));
     expect(roundToCurrency(-150n, 6, 'up')).toBe(-100n);
     expect(roundToCurrency(-150n, 6, 'down')).toBe(-200n);
   });

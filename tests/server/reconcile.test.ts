@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { segwitAddress } from '../../server/addresses.ts';
-import { isPGlite, openDb } from '../../server/db/db.ts';
+import { openDb } from '../../server/db/db.ts';
 import { verifyLedger } from '../../server/domain/ledger.ts';
 import { reconcileWithdrawals, settleByOperator, startReconciliation, withdrawalsInReview } from '../../server/domain/reconcile.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
 import { startTestServer, type TestServer } from '../helpers/api.ts';
-import { postgresUrlOf } from '../helpers/db.ts';
+import { isPGlite, postgresUrlOf } from '../helpers/db.ts';
 import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount, signedWebhook, walletOf, type Player } from '../helpers/money.ts';
 
 /**

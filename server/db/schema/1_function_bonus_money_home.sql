@@ -1,6 +1,6 @@
--- Where the money of the bonus that paid part of a round's stake belongs at p_at (server/domain/bonuses.ts,
--- bonusMoneyHome; a round keeps that bonus in game_rounds.user_bonus_id): a round's bonus-paid share, of its
--- stake and of its wins, follows that bonus whatever happens to it while the round is in play:
+-- Where the money of the bonus that paid part of a round's stake belongs at p_at (game_wallet_play; a round
+-- keeps that bonus in game_rounds.user_bonus_id): a round's bonus-paid share, of its stake and of its wins,
+-- follows that bonus whatever happens to it while the round is in play:
 --   'bonus'      the bonus still runs (active, not past its expire_at): the wallet's bonus balance;
 --   'available'  it completed: its money became available;
 --   'pool'       it ended otherwise (forfeited, expired): its money went back to bonus_pool.

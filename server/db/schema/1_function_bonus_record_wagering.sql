@@ -1,4 +1,4 @@
--- Counts a bet of p_amount towards the active bonus of its wallet (server/domain/bonuses.ts, recordWagering),
+-- Counts a bet of p_amount towards the active bonus of its wallet (game_wallet_play),
 -- inside the bet's transaction, which holds the wallet's lock: the lazy rules first (bonus_settle, this
 -- wallet's bonuses), then the whole stake, whichever balance paid it, is added to the wagering of the active
 -- bonus when it is of this wallet and currency and funded (an unfunded deposit bonus has nothing to wager).

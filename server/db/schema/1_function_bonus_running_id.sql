@@ -1,4 +1,4 @@
--- The running bonus of a wallet at p_at (server/domain/bonuses.ts, runningBonusId; bonus_money_home): the
+-- The running bonus of a wallet at p_at (game_wallet_play, bonus_money_home): the
 -- player's active bonus when it is of this wallet, funded (a deposit offer's once its deposit came) and not
 -- past its expire_at. Only a running bonus holds a bonus balance, so a bet paid from the bonus balance paid
 -- with its money. Null when the wallet has none.
