@@ -15,33 +15,12 @@ import {
 } from './ledger.ts';
 
 /**
- * Bonuses and referral rewards (migration 0009_bonuses.sql). The life cycle below is written once, as
- * database functions (server/db/schema/1_function_bonus_*.sql: bonus_settle, bonus_activate, bonus_fund,
- * bonus_end, bonus_record_wagering, bonus_apply_deposit, bonus_running_id, bonus_money_home,
- * bonus_cashout_blocked), which this module calls and the money operations written in SQL call alike.
- *
- * - A player claims an offer in the wallet of its currency. At most one bonus is active per player; later
- *   claims queue and activate, oldest first, when the active one ends (completed, forfeited, expired).
- * - A fixed bonus is credited when it activates: bonus_pool → the wallet's bonus account (visible type
- *   bonus, action bonus); the player must wager amount × wageringMultiplier before it converts.
- * - A deposit bonus activates unfunded and waits for the next credited deposit of at least its minimum in
- *   its wallet: then percentage × deposit (capped at the offer's amount when set) is credited the same way.
- * - Every accepted bet in the bonus's wallet advances its wagering (bonus_record_wagering); once wagered
- *   reaches the amount to wager, what is left of the wallet's bonus balance moves to available (action
- *   bonusConversion). Forfeit and expiry return what is left to bonus_pool (action bonusForfeit).
- * - Bonus money belongs to the active bonus: the wallet's whole bonus balance is what is left of it.
- *
- * Expiry is lazy: a bonus whose expireAt has passed is expired, and the next queued one activated, the
- * next time the player's bonuses are read or touched (listing them, claiming, forfeiting, a bet or a
- * credited deposit in its wallet). Until then nothing can use it: wagering skips it and it does not
- * block a cashout.
- *
- * Claims and forfeits sent with an Idempotency-Key header run once per key (player-requests.ts): a
- * repeat answers the first answer, the key with another request is refused.
- *
- * Locks: a bonus row changes only while its wallet row is locked. Player requests lock all the player's
- * wallets in id order first (bonus_settle does, given no wallet); a bet or a deposit already holds its own wallet, so from there only bonuses
- * of that wallet are ended or activated (a queued bonus in another wallet activates on the next touch).
+ * Bonuses and referral rewards (migration 0009_bonuses.sql). The life cycle (one active bonus a player, later
+ * claims queued; credit, wagering, conversion, forfeit, lazy expiry) is written once, as the database
+ * functions server/db/schema/1_function_bonus_*.sql, which this module calls and the money operations written
+ * in SQL call alike. Claims and forfeits sent with an Idempotency-Key header run once per key
+ * (player-requests.ts). Locks: a bonus row changes only while its wallet row is locked; a player request
+ * locks all the player's wallets in id order first (bonus_settle does, given no wallet).
  */
 
 export type BonusDto = components['schemas']['Bonus'];

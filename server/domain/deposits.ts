@@ -12,11 +12,9 @@ import { LIMITS_CURRENCY } from './held-deposits.ts';
 import { paymentTarget, providerFailureError, webhookUrl, type PaymentCurrency } from './payments.ts';
 
 /**
- * Crypto deposits (SPEC §9): a deposit address per wallet from the payment provider, and the provider's
- * notifications applied by deposit_notification_apply (server/db/schema), the one implementation of what a
- * notification does to the money: the pending deposit, the credit with the deposit-limit hold and the
- * deposit bonus, below the minimum, replays and refusals. This file checks the address request, asks the
- * provider, hands notifications to the database (batched under load) and answers.
+ * Crypto deposits (SPEC §9): what a notification does to the money is deposit_notification_apply's
+ * (server/db/schema). This file checks the address request, asks the provider for the address, hands
+ * notifications to the database (batched under load) and answers.
  */
 
 export type DepositStatus = 'pending' | 'credited' | 'below_minimum';
@@ -204,11 +202,9 @@ function noticeBatcher(db: Db, provider: string): Batcher<NoticeParams, NoticeRo
 }
 
 /**
- * Applies one verified notification of the provider `provider`: deposit_notification_apply (server/db/schema),
- * the one implementation of what a notification does, alone or in a batch with others, in one database
- * transaction with the deposit row locked, so concurrent or replayed notifications of one transfer queue and
- * the later ones find nothing left to do. A batch holds one notification per transfer and per address; one
- * with two notifications of one player (two of their wallets) fails whole and the batcher runs each alone.
+ * Applies one verified notification of the provider `provider` (deposit_notification_apply), alone or in a
+ * batch with others. A batch with two notifications of one player (two of their wallets) fails whole and the
+ * batcher runs each alone.
  */
 export async function applyDepositNotification(ctx: AppContext, provider: string, notification: DepositNotification): Promise<DepositView> {
   const key = idempotency.deposit(provider, notification.txId);

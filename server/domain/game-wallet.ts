@@ -20,13 +20,8 @@ import { currencyStep, idempotency, type TransactionActionType } from './ledger.
  * signed (`X-Game-Signature`, hex HMAC-SHA256 of the raw body) with the game provider's wallet key
  * (providers.wallet_secret): the session id travels through the player's browser, the key never does.
  *
- * Money rules: one database function, game_wallet_play (server/db/schema/1_function_game_wallet_play.sql),
- * the one implementation of a bet, a win, a free spin and a rollback, inside one database transaction with
- * the wallet row locked, so a player's calls queue and a balance never goes below zero; under load several
- * players' calls share a transaction (the function takes its calls as a set). Idempotency: one row per
- * (round, action, provider transaction id); a replay gets the first answer back and moves nothing, the same
- * transaction id with a different request is refused. A rollback that arrives before what it cancels is
- * stored, and closes the round: the late bet or win is refused.
+ * Money rules, replays and rollbacks: game_wallet_play (server/db/schema/1_function_game_wallet_play.sql),
+ * the one implementation; under load several players' calls share its call (it takes its calls as a set).
  */
 
 export const GAME_WALLET_ACTIONS = ['bet', 'win', 'freeSpin', 'rollbackBet', 'rollbackWin'] as const;
@@ -384,8 +379,7 @@ function refusal(code: string | null): DomainError {
 }
 
 /**
- * Applies one signed call of a game session: game_wallet_play, the one implementation of the game wallet's
- * rules (server/db/schema/1_function_game_wallet_play.sql), under load in a batch with other wallets'
+ * Applies one signed call of a game session (game_wallet_play), under load in a batch with other wallets'
  * calls. Refusals: 400 PLEASE_CHECK_REQUEST_DATA (amount finer than the currency, a zero bet, a win past
  * the round's bound: field code `amount.max`, a transaction id reused for a different request: field code
  * `duplicate`); 401 SESSION_EXPIRED (a bet or free spin after the session expired); 403 USER_INACTIVE,

@@ -1,13 +1,8 @@
 import type { Db } from '../db/db.ts';
 
 /**
- * Deposit limits applied when a deposit is credited (the address request checks them too, but coins sent
- * to the wallet's fixed address arrive whatever was asked): the part of a confirmed deposit over a deposit
- * limit window (rolling day, week and month) goes to the wallet's `held` balance (withdrawable, not
- * playable, not counted as deposited), and is released, oldest first, as the windows allow, at each later
- * credit and at each read of the wallets or of the limits, each release a row of the player's transaction
- * list (a `depositRelease`). The rules are the database's: deposit_limit_room, deposit_release_held and
- * deposit_notification_apply (server/db/schema). A withdrawal may take held money too (withdrawals.ts).
+ * Deposit money held over a deposit limit (docs/money.md): the rules are the database's, deposit_limit_room,
+ * deposit_release_held and deposit_notification_apply (server/db/schema); this file calls the release.
  */
 
 /**

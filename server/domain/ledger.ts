@@ -3,17 +3,9 @@ import { divRound, formatAmount, formatFixed, MONEY_DECIMALS, parseSignedAmount,
 import { maybeOne, one, sqlState, type Queryable } from '../db/db.ts';
 
 /**
- * The double-entry ledger (migration 0006_ledger.sql). Every balance change is a posting of the database
- * function ledger_post_many (server/db/schema/1_function_ledger_post_many.sql; ledger_post is its call for
- * one posting), from the money operations written in SQL and from {@link postTransaction} here alike: it
- * writes one ledger transaction a posting whose entries sum to
- * zero per currency, and moves the cached wallet balances in the same database transaction with
- * conditional updates that never take a balance below zero. The database refuses an
- * unbalanced transaction at commit and any update or delete of the ledger; a correction is a new
- * transaction (see `relatedTransactionId`).
- *
- * Amounts are bigint units of 1e-8 (src/money.ts); an entry's amount is added to its account, so a leg of
- * -5 takes 5 out and a leg of +5 puts 5 in.
+ * The double-entry ledger (migration 0006_ledger.sql; docs/money.md). Its one writer is the database function
+ * ledger_post_many (server/db/schema/1_function_ledger_post_many.sql), called here by {@link postTransaction}.
+ * Amounts are bigint units of 1e-8 (src/money.ts); an entry's amount is added to its account (-5 takes 5 out).
  */
 
 export type TransactionType = components['schemas']['TransactionType'];
@@ -368,20 +360,12 @@ function units(value: unknown, what: string, allowZero = true): bigint {
 }
 
 /**
- * Posts one balanced transaction, inside the caller's database transaction: `tx` is the handle
- * `db.transaction(...)` passes to its callback, never the Db. The ledger's one writer is the database
- * function ledger_post_many, which the money operations written in SQL call too: this is its call from
- * TypeScript, through ledger_post (a set of one). All or nothing: on any error nothing of it stays in
- * `tx`, which the caller may go on using.
- *
- * - Replay: when `posting.idempotency` was used by the same posting, returns that first transaction with
- *   `replayed: true` and moves nothing; used by a different posting, throws {@link IdempotencyConflictError}.
- * - A player balance that would go below zero throws {@link InsufficientBalanceError}.
- * - A posting that cannot be right (unbalanced, unknown account, finer than the currency's precision, ...)
- *   throws {@link LedgerInputError}.
- *
- * Locks: the idempotency key (advisory, so concurrent replays wait for the first and then see it), then
- * the touched wallets in id order, held until the caller commits.
+ * Posts one balanced transaction through ledger_post (ledger_post_many given a set of one: what it checks,
+ * locks and answers), inside the caller's database transaction: `tx` is the handle `db.transaction(...)`
+ * passes to its callback, never the Db. All or nothing: on any error nothing of it stays in `tx`, which the
+ * caller may go on using (a savepoint). A replay returns the first transaction with `replayed: true`; its
+ * refusals are {@link IdempotencyConflictError}, {@link InsufficientBalanceError} and {@link LedgerInputError}.
+ * The locks it takes are held until the caller commits.
  */
 export async function postTransaction(tx: Queryable, posting: Posting): Promise<PostingResult> {
   // A Db (a pool on PostgreSQL) would spread the statements over connections and lose the locks.
