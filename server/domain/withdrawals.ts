@@ -16,7 +16,6 @@ import {
   transfer,
   walletAccount,
   type IdempotencyKey,
-  type Leg,
 } from './ledger.ts';
 import { isProviderFailure, paymentTarget, providerFailureError, webhookUrl } from './payments.ts';
 import { isValidAddress } from '../addresses.ts';
@@ -100,19 +99,34 @@ const WITHDRAWAL_COLUMNS = `w.id, w.wallet_id, w.user_id, w.currency_id, c.code,
   w.provider_tx_id, w.failure, w.hold_transaction_id, w.held_amount`;
 
 /**
- * The legs that give a withdrawal's amount + fee back from pending: what it took from the held balance
- * (deposits over a deposit limit) back to held, the rest to available.
+ * Fails a withdrawal whose row `tx` holds locked: its amount + fee go back from pending, what it took from the
+ * held balance (deposits over a deposit limit) to held, the rest to available (visible failed
+ * `withdrawRefund`), `failure` recorded, and the player told when `notify`.
  */
-function refundLegs(row: WithdrawalRow): Leg[] {
-  const total = parseSignedAmount(row.amount) + parseSignedAmount(row.fee);
+async function refund(tx: Queryable, row: WithdrawalRow, failure: string, key: IdempotencyKey | null, notify: boolean, now: Date): Promise<void> {
+  const amount = parseSignedAmount(row.amount);
+  const fee = parseSignedAmount(row.fee);
   const held = parseSignedAmount(row.held_amount);
   const pending = walletAccount(row.wallet_id, 'pending');
-  return [
-    ...(total > held ? transfer(pending, walletAccount(row.wallet_id, 'available'), total - held) : []),
-    ...(held > 0n ? transfer(pending, walletAccount(row.wallet_id, 'held'), held) : []),
-  ];
+  const posted = await postTransaction(tx, {
+    kind: 'withdraw.refund',
+    at: now,
+    legs: [
+      ...(amount + fee > held ? transfer(pending, walletAccount(row.wallet_id, 'available'), amount + fee - held) : []),
+      ...(held > 0n ? transfer(pending, walletAccount(row.wallet_id, 'held'), held) : []),
+    ],
+    idempotency: key,
+    visible: { walletId: row.wallet_id, type: 'withdraw', actionType: 'withdrawRefund', status: 'failed', amount: amount + fee },
+    relatedTransactionId: row.hold_transaction_id,
+  });
+  await tx.query(`UPDATE withdrawals SET status = 'failed', failure = $2, refund_transaction_id = $3, updated_at = $4 WHERE id = $1`, [
+    row.id,
+    failure,
+    posted.transaction.id,
+    now,
+  ]);
+  if (notify) await notifyPlayer(tx, row.user_id, ...withdrawalFailedNotice(amount, fee, row.code), now);
 }
-
 
 function requestView(row: WithdrawalRow): WithdrawalRequestView {
   if (row.spend_request_id === null) throw new Error(`withdrawal ${row.id} has no spend request yet`);
@@ -145,9 +159,9 @@ function loadWithdrawal(db: Queryable, id: number): Promise<WithdrawalRow> {
 }
 
 /**
- * Fails a withdrawal still `requested`, in one transaction with its row locked: its amount and fee go
- * back (refundLegs) and `failure` is recorded. `unsent` also requires that no spend request was recorded.
- * The failed withdrawal, or undefined when it had moved on meanwhile (nothing done).
+ * Fails a withdrawal still `requested`, in one transaction with its row locked (refund). `unsent` also
+ * requires that no spend request was recorded. The failed withdrawal, or undefined when it had moved on
+ * meanwhile (nothing done).
  */
 async function failRequested(ctx: AppContext, withdrawalId: number, failure: PaymentProviderFailure, unsent: boolean): Promise<WithdrawalRow | undefined> {
   return ctx.db.transaction(async (tx) => {
@@ -158,31 +172,10 @@ async function failRequested(ctx: AppContext, withdrawalId: number, failure: Pay
     );
     // A webhook may have settled it meanwhile (a provider that failed it before answering us).
     if (row.status !== 'requested' || (unsent && row.spend_request_id !== null)) return undefined;
-    const amount = parseSignedAmount(row.amount);
-    const fee = parseSignedAmount(row.fee);
-    const now = ctx.now();
-    const refund = await postTransaction(tx, {
-      kind: 'withdraw.refund',
-      at: now,
-      legs: refundLegs(row),
-      visible: { walletId: row.wallet_id, type: 'withdraw', actionType: 'withdrawRefund', status: 'failed', amount: amount + fee },
-      relatedTransactionId: row.hold_transaction_id,
-    });
-    await tx.query(`UPDATE withdrawals SET status = 'failed', failure = $2, refund_transaction_id = $3, updated_at = $4 WHERE id = $1`, [
-      row.id,
-      failure,
-      refund.transaction.id,
-      now,
-    ]);
     // The player who asked was answered with the refusal; one whose request was cut short is told here.
-    if (unsent) await notifyPlayer(tx, row.user_id, ...withdrawalFailedNotice(amount, fee, row.code), now);
+    await refund(tx, row, failure, null, unsent, ctx.now());
     return row;
   });
-}
-
-/** The hold back from pending to available (and held), once, with the provider's refusal recorded. */
-async function refundRefused(ctx: AppContext, withdrawalId: number, failure: PaymentProviderFailure): Promise<void> {
-  await failRequested(ctx, withdrawalId, failure, false);
 }
 
 /**
@@ -240,14 +233,13 @@ export async function requestWithdrawal(
       ledgerKey = idempotency.playerRequest(userId, 'paymentWithdraw', request.key);
     }
     // The wallet row lock serialises this wallet's withdrawals: the checks below see every earlier one.
-    const locked = await one<{ available: string; held: string }>(tx, 'SELECT available, held FROM wallets WHERE id = $1 FOR UPDATE', [wallet.walletId]);
+    const locked = await one<{ available: string }>(tx, 'SELECT available FROM wallets WHERE id = $1 FOR UPDATE', [wallet.walletId]);
     await assertCashoutAllowed(tx, wallet.walletId, now);
     const open = await maybeOne<{ id: number }>(tx, "SELECT id FROM withdrawals WHERE wallet_id = $1 AND status IN ('requested', 'pending')", [
       wallet.walletId,
     ]);
     if (open) throw new DomainError('WITHDRAWAL_REQUEST_IN_PENDING');
     const available = parseSignedAmount(locked.available);
-    if (available + parseSignedAmount(locked.held) < total) throw new DomainError('INSUFFICIENT_BALANCE');
     // Held deposit money (over a deposit limit, server/domain/held-deposits.ts) may always be withdrawn:
     // what available lacks goes from held straight to pending, never playable on the way, and is not
     // counted as deposited. The one row shows the whole amount + fee, its balances the available part
@@ -264,7 +256,7 @@ export async function requestWithdrawal(
       idempotency: ledgerKey,
       visible: { walletId: wallet.walletId, type: 'withdraw', actionType: 'withdraw', status: 'pending', amount: total },
     }).catch((error: unknown) => {
-      // The ledger's own guard, should a balance have moved without this lock: the same answer.
+      // More than available and held together: the ledger refuses to take held below zero.
       throw error instanceof InsufficientBalanceError ? new DomainError('INSUFFICIENT_BALANCE') : error;
     });
     const inserted = await one<{ id: number }>(
@@ -320,7 +312,7 @@ export async function requestWithdrawal(
     // the player twice. The funds stay held and the withdrawal pending until the provider's webhook
     // settles it, or the reconciliation (./reconcile.ts) asks the provider. A clear refusal refunds.
     if (!(spendRequested && error.failure === 'unavailable')) {
-      await refundRefused(ctx, withdrawalId, error.failure);
+      await failRequested(ctx, withdrawalId, error.failure, false);
       throw providerFailureError(error.failure);
     }
   }
@@ -385,22 +377,8 @@ export async function applyWithdrawalNotification(ctx: AppContext, provider: str
         );
         await notifyPlayer(tx, row.user_id, ...withdrawalCompletedNotice(amount, row.code, row.address), now);
       } else {
-        const refund = await postTransaction(tx, {
-          kind: 'withdraw.refund',
-          at: now,
-          legs: refundLegs(row),
-          idempotency: idempotency.withdrawal(spendRequestId, 'refund'),
-          visible: { walletId: row.wallet_id, type: 'withdraw', actionType: 'withdrawRefund', status: 'failed', amount: amount + fee },
-          relatedTransactionId: row.hold_transaction_id,
-        });
         status = 'failed';
-        await tx.query(`UPDATE withdrawals SET status = 'failed', failure = $2, refund_transaction_id = $3, updated_at = $4 WHERE id = $1`, [
-          row.id,
-          REPORTED_FAILURE,
-          refund.transaction.id,
-          now,
-        ]);
-        await notifyPlayer(tx, row.user_id, ...withdrawalFailedNotice(amount, fee, row.code), now);
+        await refund(tx, row, REPORTED_FAILURE, idempotency.withdrawal(spendRequestId, 'refund'), true, now);
       }
       changed = true;
     }
