@@ -1,7 +1,7 @@
 import { formatAmount, parseSignedAmount } from '../../src/money.ts';
 import type { AppContext } from '../context.ts';
 import { PaymentProviderError, type SpendRequestState } from '../providers/payment.ts';
-import { applyWithdrawalNotification, failUnsent } from './withdrawals.ts';
+import { applyWithdrawalNotification, failUnsent, markConfirmed } from './withdrawals.ts';
 
 /**
  * Withdrawals whose news never came: a confirmation whose answer was lost, a webhook that never arrived,
@@ -153,7 +153,7 @@ async function reconcileOne(ctx: AppContext, claimed: Claimed): Promise<Reconcil
     }
     return outcome(again.state, await settle(ctx, spendRequestId, again));
   }
-  await ctx.db.query("UPDATE withdrawals SET status = 'pending', updated_at = $2 WHERE id = $1 AND status = 'requested'", [claimed.id, ctx.now()]);
+  await markConfirmed(ctx.db, claimed.id, ctx.now());
   return outcome('unknown', 'reconfirmed');
 }
 

@@ -316,8 +316,13 @@ export async function requestWithdrawal(
       throw providerFailureError(error.failure);
     }
   }
-  await ctx.db.query("UPDATE withdrawals SET status = 'pending', updated_at = $2 WHERE id = $1 AND status = 'requested'", [withdrawalId, ctx.now()]);
+  await markConfirmed(ctx.db, withdrawalId, ctx.now());
   return requestView(await loadWithdrawal(ctx.db, withdrawalId));
+}
+
+/** A withdrawal still `requested` whose spend request the provider confirmed turns `pending`. */
+export async function markConfirmed(db: Queryable, withdrawalId: number, now: Date): Promise<void> {
+  await db.query("UPDATE withdrawals SET status = 'pending', updated_at = $2 WHERE id = $1 AND status = 'requested'", [withdrawalId, now]);
 }
 
 // ---------------------------------------------------------------------------------------------------
