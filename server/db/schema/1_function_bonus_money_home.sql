@@ -1,7 +1,7 @@
 -- Where the money of the bonus that paid part of a round's stake belongs at p_at (game_wallet_play; a round
 -- keeps that bonus in game_rounds.user_bonus_id): a round's bonus-paid share, of its stake and of its wins,
 -- follows that bonus whatever happens to it while the round is in play:
---   'bonus'      the bonus still runs (active, not past its expire_at): the wallet's bonus balance;
+--   'bonus'      the bonus still runs (bonus_running_id): the wallet's bonus balance;
 --   'available'  it completed: its money became available;
 --   'pool'       it ended otherwise (forfeited, expired): its money went back to bonus_pool.
 -- A round begun before rounds named their bonus passes null: the wallet's running bonus then (bonus_running_id),
@@ -16,13 +16,13 @@ BEGIN
   IF p_user_bonus_id IS NULL THEN
     RETURN CASE WHEN bonus_running_id(p_wallet_id, p_at) IS NULL THEN 'pool' ELSE 'bonus' END;
   END IF;
-  SELECT ub.status, ub.expire_at INTO v_row FROM user_bonuses ub WHERE ub.id = p_user_bonus_id;
+  SELECT ub.status INTO v_row FROM user_bonuses ub WHERE ub.id = p_user_bonus_id;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'bonus % is unknown', p_user_bonus_id USING ERRCODE = 'BN001';
   END IF;
   RETURN CASE
-    WHEN v_row.status = 'active' AND (v_row.expire_at IS NULL OR v_row.expire_at > p_at) THEN 'bonus'
     WHEN v_row.status = 'completed' THEN 'available'
+    WHEN p_user_bonus_id = bonus_running_id(p_wallet_id, p_at) THEN 'bonus'
     ELSE 'pool'
   END;
 END

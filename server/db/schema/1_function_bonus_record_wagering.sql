@@ -1,7 +1,7 @@
--- Counts a bet of p_amount towards the active bonus of its wallet (game_wallet_play),
--- inside the bet's transaction, which holds the wallet's lock: the lazy rules first (bonus_settle, this
--- wallet's bonuses), then the whole stake, whichever balance paid it, is added to the wagering of the active
--- bonus when it is of this wallet and currency and funded (an unfunded deposit bonus has nothing to wager).
+-- Counts a bet of p_amount towards the running bonus of its wallet (game_wallet_play), inside the bet's
+-- transaction, which holds the wallet's lock: the lazy rules first (bonus_settle, this wallet's bonuses), then
+-- the whole stake, whichever balance paid it, is added to the wagering of the wallet's running bonus
+-- (bonus_running_id: an unfunded deposit bonus has nothing to wager) when it is of p_currency_id.
 -- A rolled-back bet passes a negative amount: it is taken off the wagering, never below zero, and nothing
 -- else happens (a bonus already completed stays completed). Once the wagering reaches the amount to wager the
 -- bonus completes (bonus_end: its remaining bonus money becomes available) and the next queued bonus of this
@@ -24,8 +24,7 @@ BEGIN
     RETURN;
   END IF;
   UPDATE user_bonuses ub SET wagered_amount = greatest(ub.wagered_amount + p_amount, 0)
-  WHERE ub.id = v_active AND ub.wallet_id = p_wallet_id AND ub.currency_id = p_currency_id
-    AND (ub.deposit_id IS NOT NULL OR (SELECT b.type FROM bonuses b WHERE b.id = ub.bonus_id) <> 'deposit')
+  WHERE ub.id = bonus_running_id(p_wallet_id, p_at) AND ub.currency_id = p_currency_id
   RETURNING ub.wagered_amount, ub.amount_to_wager INTO v_wagered, v_to_wager;
   IF NOT FOUND OR p_amount < 0 THEN
     RETURN;
