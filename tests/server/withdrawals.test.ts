@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { base58CheckAddress, isValidAddress, segwitAddress } from '../../server/addresses.ts';
 import type { SimulatorPaymentProvider } from '../../server/providers/payment-simulator.ts';
-import { signWebhook } from '../../server/providers/payment.ts';
+import { PaymentProviderError, signWebhook } from '../../server/providers/payment.ts';
+import { applyWithdrawalNotification } from '../../server/domain/withdrawals.ts';
 import { startTestServer, type TestServer } from '../helpers/api.ts';
 import { code, expectLedgerBalanced, fundedPlayer as fundedWith, ledgerTransactionCount as countLedgerTransactions, walletOf, type Player, postingRequestHash } from '../helpers/money.ts';
 import { formatAmount, parseAmount, parseSignedAmount } from '../../src/money.ts';
@@ -308,6 +309,28 @@ describe('the provider refusing a payout', () => {
     const res = await withdraw(player, { amount: '0.5', address });
     expect(res.status).toBe(200);
     await settle(res.body.data.spendRequestId as string, 'confirmed');
+  });
+});
+
+describe('a provider that failed the payout by webhook before refusing its confirmation', () => {
+  it('returns the funds once, by the webhook, and answers the refusal', async () => {
+    const player = await fundedPlayer('1');
+    const payments = simulator();
+    const confirm = payments.confirmSpendRequest.bind(payments);
+    payments.confirmSpendRequest = async (spendRequestId) => {
+      const failed = await applyWithdrawalNotification(server.ctx, 'simulator', { spendRequestId, outcome: 'failed' });
+      expect(failed).toMatchObject({ status: 'failed', changed: true });
+      throw new PaymentProviderError('insufficient_funds', 'the payout failed');
+    };
+    try {
+      expect(code(await withdraw(player, { amount: '0.5', address: ltcAddress() }))).toEqual([422, 'NOT_ENOUGH_AMOUNT']);
+    } finally {
+      payments.confirmSpendRequest = confirm;
+    }
+    expect(await ltcWallet(player)).toEqual({ available: '1', pending: '0' });
+    expect((await history(player)).map(([, action, status]) => `${action}:${status}`)).toEqual(['withdraw:pending', 'withdrawRefund:failed']);
+    const [row] = await server.db.query<{ status: string; failure: string }>('SELECT status, failure FROM withdrawals WHERE user_id = $1', [player.user.id]);
+    expect(row).toEqual({ status: 'failed', failure: 'provider_failed' });
   });
 });
 
