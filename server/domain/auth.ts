@@ -238,7 +238,7 @@ export async function signup(ctx: AppContext, body: unknown, ip: string): Promis
       let referrerId: number | null = null;
       if (input.referralCode) {
         // A player cannot refer themselves: the code's owner may not have the new account's mailbox
-        // (email_mailbox, migration 0033: case, a +tag, Gmail's dots aside).
+        // (email_mailbox, server/db/schema/1_function_email_mailbox.sql: case, a +tag, Gmail's dots aside).
         const referrer = await maybeOne<{ id: number; own: boolean }>(
           tx,
           'SELECT id, email_mailbox(email) = email_mailbox($2) AS own FROM users WHERE referral_code = upper($1)',

@@ -293,7 +293,7 @@ export async function forfeitBonus(ctx: AppContext, userId: number, userBonusId:
  * `referred` friends signed up with the player's code, `qualified` those who count for the reward (a
  * verified email and, when `requiresDeposit`, a credited deposit of at least its currency's minimum), `paid`
  * the running total the claims so far paid for. A sign-up with the player's own mailbox (email_mailbox,
- * migration 0033) is no friend and counts nowhere.
+ * server/db/schema/1_function_email_mailbox.sql) is no friend and counts nowhere.
  */
 async function referralCounts(
   db: Queryable,

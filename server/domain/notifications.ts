@@ -4,7 +4,7 @@ import type { Queryable } from '../db/db.ts';
 /*
  * The notifications the server writes for a player (GET /common/user-notification), in the same
  * transaction as what they tell of: a withdrawal paid out or failed, a document reviewed (a credited
- * deposit's is written by deposit_notification_apply, server/db/schema). The event stream announces each one as it commits (migration 0011_live_events.sql). They are
+ * deposit's is written by deposit_notification_apply, server/db/schema). The event stream announces each one as it commits (server/db/schema/1_function_announce_row.sql). They are
  * written in English: the platform keeps no language per player (the interface language is the device's).
  */
 
