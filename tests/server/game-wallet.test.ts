@@ -639,8 +639,9 @@ describe('concurrency', () => {
     const stopListening = await server.db.listen(LIVE_CHANNEL, (payload) => heard.push(payload));
     const announced = (player: Player) =>
       heard.map(parseLiveMessage).filter((message) => message !== null && message.userId === player.user.id && message.kind === 'wallets').length;
-    const heardOf = async (expected: number) => {
-      for (let waited = 0; players.some((player) => announced(player) < expected) && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Announcements arrive after the answers: waits (5 s at most) until each player heard what it should.
+    const heardOf = async (expected: readonly number[]) => {
+      for (let waited = 0; players.some((player, i) => announced(player) < expected[i]!) && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       return players.map(announced);
     };
     try {
@@ -656,7 +657,7 @@ describe('concurrency', () => {
         [422, 'INSUFFICIENT_BALANCE'],
         [422, 'INSUFFICIENT_BALANCE'],
       ]);
-      expect(await heardOf(1)).toEqual(Array(12).fill(1));
+      expect(await heardOf(Array(12).fill(1))).toEqual(Array(12).fill(1));
       // Their wins (lost and won in turn) at once, beside replays of three of the bets and a bet on another's round.
       const before = await ledgerTransactionCount();
       const [foreign, ...paid] = await Promise.all([
@@ -675,7 +676,8 @@ describe('concurrency', () => {
       // Six wins moved money: six ledger transactions, none for the lost rounds or the replays; the players
       // they paid heard of it, and nobody else heard again.
       expect(await ledgerTransactionCount()).toBe(before + 6);
-      expect(await heardOf(1)).toEqual(players.map((_, i) => (i % 2 === 0 ? 1 : 2)));
+      const afterWins = players.map((_, i) => (i % 2 === 0 ? 1 : 2));
+      expect(await heardOf(afterWins)).toEqual(afterWins);
       for (const [i, player] of players.entries()) expect(await balances(player.user.id)).toEqual({ available: i % 2 === 0 ? '0.9' : '1.15', bonus: '0' });
     } finally {
       stopCounting();
