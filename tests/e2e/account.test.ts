@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, type SharedServer } from './harness.ts';
 
 // The account flows end to end, as a player does them, against the real server and its mailbox.
 
-const SCREENSHOTS = 'test-results/screenshots';
 let server: SharedServer;
 let browser: Browser;
 let page: Page;
@@ -23,7 +21,6 @@ async function latestLink(to: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   page = await browser.newPage();
@@ -68,7 +65,7 @@ it('registers, verifies the email from the mailbox and logs in', async () => {
   await dialog.getByLabel('Zip code').fill('11000');
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/register-${width}.png`, fullPage: true });
+    await screenshot(page, `register-${width}`, { fullPage: true });
   }
   await dialog.getByRole('button', { name: 'Register' }).click();
   await page.getByText('Registered Successfully !').first().waitFor();
@@ -89,7 +86,7 @@ it('registers, verifies the email from the mailbox and logs in', async () => {
   await expect.poll(() => username.inputValue()).toBe(player.username);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/profile-${width}.png`, fullPage: true });
+    await screenshot(page, `profile-${width}`, { fullPage: true });
   }
 });
 

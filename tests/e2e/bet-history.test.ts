@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { openDb } from '../../server/db/db.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedReferenceData } from '../../server/db/seed.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
-import { connectBrowser, verifiedPlayer } from './harness.ts';
+import { connectBrowser, screenshot, verifiedPlayer } from './harness.ts';
 
 /*
  * The bet history, as a player sees it in Chromium against the real server: the rounds are made through
@@ -21,8 +21,6 @@ import { connectBrowser, verifiedPlayer } from './harness.ts';
  * reload, the rounds with game, bet, multiplier and payout, the filters by game and by day, cards on a
  * phone and a table on a desktop, and the headings in Portuguese and Spanish.
  */
-
-const SCREENSHOTS = 'test-results/screenshots';
 
 interface KeyedGame {
   id: number;
@@ -76,7 +74,7 @@ async function playRound(game: KeyedGame, bet: string, win: string | null): Prom
 async function screenshots(name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
+    await screenshot(page, `${name}-${width}`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -93,7 +91,6 @@ async function rowsShown(): Promise<string[][]> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   // The database first, to read the game provider's wallet key as the provider would be given it.
   dataDir = mkdtempSync(join(tmpdir(), 'casino-bet-history-'));
   const db = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });

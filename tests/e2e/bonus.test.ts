@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 /*
  * The bonus screen as a new player uses it in Chromium against the real server: the offers, claiming the
@@ -10,8 +9,6 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
  * the house Dice table moving the wagering bar until the bonus is completed; the tabs, a card and the
  * toast in Portuguese and Spanish; screenshots at 390 and 1280 px.
  */
-
-const SCREENSHOTS = 'test-results/screenshots';
 
 let server: SharedServer;
 let browser: Browser;
@@ -34,7 +31,7 @@ async function api<T>(path: string, body?: unknown): Promise<T> {
 async function screenshots(name: string): Promise<void> {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/bonus-${name}-${width}.png`, fullPage: true });
+    await screenshot(page, `bonus-${name}-${width}`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -79,7 +76,6 @@ async function wagering(of: Locator): Promise<[string | null, string | null]> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { esScreens } from '../../src/i18n/es.screens.ts';
@@ -8,7 +7,7 @@ import { ptShell } from '../../src/i18n/pt.shell.ts';
 import { encodePassword } from '../../src/rules/password.ts';
 import { newPlayer } from '../helpers/players.ts';
 import { startGoogleIssuer, type GoogleIssuer } from '../fixtures/identity-servers.ts';
-import { connectBrowser, startProductServer, verifiedPlayer, type ProductServer } from './harness.ts';
+import { connectBrowser, screenshot, startProductServer, verifiedPlayer, type ProductServer } from './harness.ts';
 
 /*
  * Identity documents, the password change and a new verification email, in Chromium against the real
@@ -21,8 +20,6 @@ import { connectBrowser, startProductServer, verifiedPlayer, type ProductServer 
  * simulator's mailbox has it. The section and its toast in English, Portuguese and Spanish, 390 and
  * 1280 px. The server is this file's own: Google sign-in is configured on it (a local issuer).
  */
-
-const SCREENSHOTS = 'test-results/screenshots';
 
 let server: ProductServer;
 let google: GoogleIssuer;
@@ -50,7 +47,7 @@ async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
 async function screenshots(target: Page, name: string, fullPage = true) {
   for (const width of [390, 1280]) {
     await target.setViewportSize({ width, height: 900 });
-    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage });
+    await screenshot(target, `${name}-${width}`, { fullPage });
   }
 }
 
@@ -77,7 +74,6 @@ async function logIn(email: string, password: string) {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   [google, browser] = await Promise.all([startGoogleIssuer(), connectBrowser()]);
   server = await startProductServer({
     RATE_LIMIT: 'off',
@@ -168,7 +164,7 @@ for (const [language, texts] of [
     await input.setInputFiles({ name: 'scan.png', mimeType: 'image/png', buffer: PNG });
     await page.getByText(texts.toast).first().waitFor();
     await page.getByText(texts.status).first().waitFor();
-    await page.screenshot({ path: `${SCREENSHOTS}/documents-toast-${language}-${page.viewportSize()?.width ?? 0}.png` });
+    await screenshot(page, `documents-toast-${language}-${page.viewportSize()?.width ?? 0}`);
   });
 }
 

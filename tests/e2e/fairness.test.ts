@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 /*
  * Provably fair, end to end in Chromium against the real server: a player plays house rounds with real
@@ -14,8 +14,6 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
  * recomputing the bet with WebCrypto, says the seed and the result match; a tampered nonce does not match.
  * Also the page opened empty, in Portuguese and Spanish, at 390 and 1280 px, by keyboard.
  */
-
-const SCREENSHOTS = 'test-results/screenshots';
 
 let server: SharedServer;
 let browser: Browser;
@@ -52,7 +50,7 @@ async function realSession(gameId: number): Promise<string> {
 async function screenshots(name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
+    await screenshot(page, `${name}-${width}`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -1,17 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, type SharedServer } from './harness.ts';
 
 // The reviewers' /flows screen, as a reviewer uses it: the app in one tab, the chart in another.
 
-const SCREENSHOTS = 'test-results/screenshots';
 let server: SharedServer;
 let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -47,7 +44,7 @@ it('follows the login flow of another tab live, and its chart loads only on /flo
   await dialog.getByRole('button', { name: 'Log in' }).click();
   await dialog.getByRole('alert').waitFor();
   await expect.poll(() => activeStates(flows)).toEqual(['login.failed']);
-  await flows.screenshot({ path: `${SCREENSHOTS}/flows-login-1280.png` });
+  await screenshot(flows, 'flows-login-1280');
 
   // The layout engine is never part of what the player's tab loads.
   expect(appScripts.some((url) => /elk|FlowsScreen/i.test(url))).toBe(false);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 /*
  * The game side against the real server: the lobby's tiles, a category grid paged by scrolling, the
@@ -9,8 +9,6 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
  * it was opened, a live dealer's page saying it cannot be played (never an empty frame) and leading to the
  * Originals, whose games open their engine's page.
  */
-
-const SCREENSHOTS = 'test-results/screenshots';
 
 let server: SharedServer;
 let browser: Browser;
@@ -64,7 +62,7 @@ it('shows a visitor the lobby, a category paged by scrolling, a search and a pro
   await page.getByRole('heading', { level: 2, name: 'Slots' }).waitFor();
   await page.locator('main article[aria-label]').first().waitFor();
   expect((await tileNames(page)).length).toBeGreaterThan(6);
-  await page.screenshot({ path: `${SCREENSHOTS}/games-lobby-1280.png` });
+  await screenshot(page, 'games-lobby-1280');
 
   // A category's "View all": a grid of 24, and 24 more once the end of the grid comes near.
   await page.getByRole('region', { name: 'Slots' }).getByRole('link', { name: 'View all' }).click();
@@ -141,7 +139,7 @@ it('asks a visitor to log in for a heart and for real money, and opens a demo ga
   await tile.getByRole('button', { name: /^Add to favourites/ }).click();
   await page.getByRole('dialog', { name: 'Log in' }).waitFor();
   await page.getByText('Please login first').first().waitFor();
-  await page.screenshot({ path: `${SCREENSHOTS}/games-casino-390.png` });
+  await screenshot(page, 'games-casino-390');
   await page.goto(`${server.url}/casino`);
   await page.locator('main article[aria-label]').first().waitFor();
   await page.locator(`main article[aria-label="${name}"]`).getByRole('link', { name: /^Demo/ }).click();
@@ -151,7 +149,7 @@ it('asks a visitor to log in for a heart and for real money, and opens a demo ga
   await page.frameLocator(`iframe[title="${name}"]`).getByText('Play money', { exact: false }).first().waitFor();
   const frame = page.locator(`iframe[title="${name}"]`);
   expect(await frame.getAttribute('src')).toMatch(/^\/house\/(dice|limbo|mines|plinko|slot)\.html\?session=[A-Za-z0-9_-]{32,}$/);
-  await page.screenshot({ path: `${SCREENSHOTS}/games-demo-390.png` });
+  await screenshot(page, 'games-demo-390');
   // A reload reads the same session back.
   await page.reload();
   await page.getByRole('heading', { level: 1, name }).waitFor();
@@ -190,7 +188,7 @@ it("keeps a player's favourite across a reload and closes a real-money game back
   // The game's page comes up in its frame (covered by "Starting the game" until then).
   await expect.poll(() => page.locator('[role="status"][aria-busy="true"]').count(), { timeout: 15_000 }).toBe(0);
   await page.frameLocator(`iframe[title="${name}"]`).locator('button').first().waitFor();
-  await page.screenshot({ path: `${SCREENSHOTS}/games-play-1280.png` });
+  await screenshot(page, 'games-play-1280');
   await page.getByRole('button', { name: 'Leave game' }).click();
   await page.waitForURL(/\/games\?category=slots$/);
 
@@ -205,7 +203,7 @@ it("keeps a player's favourite across a reload and closes a real-money game back
   await page.getByRole('heading', { level: 1, name: liveName }).waitFor();
   await page.getByText('cannot be played in this casino yet', { exact: false }).waitFor();
   expect(await page.locator('iframe').count()).toBe(0);
-  await page.screenshot({ path: `${SCREENSHOTS}/games-unavailable-1280.png` });
+  await screenshot(page, 'games-unavailable-1280');
   await page.getByRole('link', { name: 'Play the Originals' }).click();
   await page.waitForURL(/\/category\/originals$/);
   // An Original opens its engine's page.
@@ -268,7 +266,7 @@ it.each([
     await tile.getByRole('link', { name: new RegExp(`^${play}`) }).waitFor({ state: 'attached' });
     await tile.getByRole('link', { name: new RegExp(`^${demo}`) }).waitFor({ state: 'attached' });
     await tile.getByRole('button', { name: new RegExp(`^${favourite}`) }).waitFor();
-    await page.screenshot({ path: `${SCREENSHOTS}/games-${language}-${width}.png` });
+    await screenshot(page, `games-${language}-${width}`);
     await context.close();
   }
 });

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { newPlayer } from '../helpers/players.ts';
 
@@ -78,6 +78,23 @@ async function unpackedChromium(packaged: { executablePath(): Promise<string> })
 
 /** Written last into an unpacked copy: a folder without it is not used. */
 const COMPLETE = '.complete';
+
+/**
+ * Screenshots are for a person to look at (a screen at 390 and 1280 px before it is called done), not a check:
+ * the browser tests take them into SCREENSHOTS when SCREENSHOTS=1 (`npm run screenshots`). npm test takes
+ * none: the tests check the same pages without them, and their PNGs were a tenth of the pass's CPU (20 of
+ * 210 s; the pass took 127 s with them, 115 s without, `npm run test:profile`).
+ */
+export const SCREENSHOTS = 'test-results/screenshots';
+export const screenshotsWanted = process.env.SCREENSHOTS === '1';
+
+/** A screenshot of a page or of an element into SCREENSHOTS, when they are wanted. */
+export async function screenshot(target: Page | Locator, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!screenshotsWanted) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = `${SCREENSHOTS}/${name}.png`;
+  await ('goto' in target ? target.screenshot({ path, fullPage: options.fullPage ?? false }) : target.screenshot({ path }));
+}
 
 /** The run's browser; closing what this returns disconnects this file and closes its contexts, not the browser. */
 export function connectBrowser(): Promise<Browser> {

@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { formatAmount as shown } from '../../src/format.ts';
 import { parseAmount, formatAmount } from '../../src/money.ts';
 import { encodePassword } from '../../src/rules/password.ts';
-import { connectBrowser, cspViolations, scriptsLoaded, sharedServer, verifiedPlayer } from './harness.ts';
+import { connectBrowser, cspViolations, screenshot, scriptsLoaded, sharedServer, verifiedPlayer } from './harness.ts';
 
 /*
  * The house games' own pages (src/views/house, build entries house/ENGINE.html) in Chromium against the
@@ -17,7 +16,6 @@ import { connectBrowser, cspViolations, scriptsLoaded, sharedServer, verifiedPla
  * /play/SESSION, opens the same address).
  */
 
-const SCREENSHOTS = 'test-results/screenshots';
 const server = sharedServer();
 const ENGINES = ['dice', 'limbo', 'mines', 'plinko', 'slot'] as const;
 type Engine = (typeof ENGINES)[number];
@@ -63,15 +61,14 @@ async function ltcBalance(): Promise<bigint> {
 }
 
 async function screenshots(name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   const size = page.viewportSize();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/house-${name}-${width}.png`, fullPage: true });
+    await screenshot(page, `house-${name}-${width}`, { fullPage: true });
   }
   // The size of the game page's frame at 1280 × 900 beside the sidebar: what fits without scrolling.
   await page.setViewportSize({ width: 990, height: 754 });
-  await page.screenshot({ path: `${SCREENSHOTS}/house-${name}-frame.png` });
+  await screenshot(page, `house-${name}-frame`);
   if (size) await page.setViewportSize(size);
 }
 
@@ -282,7 +279,7 @@ it('opens Dice from the game page in demo and plays it in the frame', async () =
   expect((await frame.getByTestId('house-balance').innerText()).replaceAll('\u00a0', ' ')).toBe('Play money: 1,000');
   await frame.getByRole('button', { name: 'Roll', exact: true }).click();
   await expect.poll(async () => frame.getByTestId('house-result').innerText()).toMatch(/^Rolled \d+\.\d\d\. (You won 1\.98 at ×1\.98|No win)$/);
-  await tab.screenshot({ path: `${SCREENSHOTS}/house-play-dice-demo-390.png` });
+  await screenshot(tab, 'house-play-dice-demo-390');
   // The SPA frames its own house page under both pages' policies, with no violation.
   expect(violations).toEqual([]);
   await visitor.close();
@@ -317,6 +314,6 @@ it("plays Limbo for real in the game page's frame and the balance pill follows",
   expect(controls.x + controls.width).toBeLessThanOrEqual(board.x);
   expect(board.y + board.height).toBeLessThanOrEqual(frameBox.y + frameBox.height);
   expect(heading.height).toBeLessThanOrEqual(1);
-  await tab.screenshot({ path: `${SCREENSHOTS}/house-play-limbo-real-1280.png` });
+  await screenshot(tab, 'house-play-limbo-real-1280');
   await player.close();
 });

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, type SharedServer } from './harness.ts';
 
 /*
  * The shell as a player sees it (DESIGN.md, src/views/Layout.tsx): one-row top bars of at most 64 px
@@ -9,7 +8,6 @@ import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
  * page, toasts that never cover a dialog's title or close button, nothing that moves once painted.
  */
 
-const SCREENSHOTS = 'test-results/screenshots';
 const DEMO = { email: 'demo@casino.local', password: 'Demo@1234' };
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -42,7 +40,6 @@ let browser: Browser;
 let token: string;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   const response = await fetch(`${server.apiUrl}/user/login`, {
@@ -175,7 +172,7 @@ it('shows the navigation in a sidebar on a desktop and in a tab bar and menu on 
   await sidebar.getByRole('link', { name: 'Casino', exact: true }).click();
   await desktop.waitForURL(`${server.url}/casino`);
   await desktop.getByRole('button', { name: 'Expand menu' }).click();
-  await desktop.screenshot({ path: `${SCREENSHOTS}/shell-1280.png` });
+  await screenshot(desktop, 'shell-1280');
   await desktop.close();
 
   const phone = await openPage(PHONE, 'visitor');
@@ -187,7 +184,7 @@ it('shows the navigation in a sidebar on a desktop and in a tab bar and menu on 
   const sheet = phone.getByRole('dialog', { name: 'Menu' });
   await sheet.getByRole('combobox', { name: 'Language' }).selectOption('pt');
   await sheet.getByRole('link', { name: 'Jogo responsável' }).waitFor();
-  await phone.screenshot({ path: `${SCREENSHOTS}/menu-390.png` });
+  await screenshot(phone, 'menu-390');
   await phone.keyboard.press('Escape');
   expect(await phone.getByRole('dialog').count()).toBe(0);
   await phone.close();
@@ -204,7 +201,7 @@ it("opens the player's account menu from the keyboard: Profile, Wallet, Bet hist
   expect(items).toEqual(['Profile', 'Wallet', 'Bet history', 'Log out']);
   await page.keyboard.press('ArrowDown');
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Wallet');
-  await page.screenshot({ path: `${SCREENSHOTS}/account-menu-1280.png` });
+  await screenshot(page, 'account-menu-1280');
   await page.keyboard.press('Escape');
   expect(await menu.count()).toBe(0);
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Account');
@@ -236,7 +233,7 @@ it("never lets a toast cover a dialog's title or close button", async () => {
         box.y < toastBox.y + toastBox.height;
       expect(overlaps, `${viewport.width} px: the toast covers the dialog's ${what}`).toBe(false);
     }
-    await page.screenshot({ path: `${SCREENSHOTS}/dialog-toast-${viewport.width}.png` });
+    await screenshot(page, `dialog-toast-${viewport.width}`);
     await page.close();
   }
 });
@@ -252,7 +249,7 @@ it('names each page in the browser tab, in the chosen language', async () => {
   await page.close();
 });
 
-it('takes screenshots of the shell at 390 and 1280 px', async () => {
+it('shows the lobby, the bet history and the profile at 390 and 1280 px (their screenshots with SCREENSHOTS=1)', async () => {
   for (const viewport of [PHONE, DESKTOP]) {
     for (const [who, path, name] of [
       ['visitor', '/', 'lobby'],
@@ -261,7 +258,7 @@ it('takes screenshots of the shell at 390 and 1280 px', async () => {
     ] as const) {
       const page = await openPage(viewport, who);
       await visit(page, path, who);
-      await page.screenshot({ path: `${SCREENSHOTS}/${name}-${who}-${viewport.width}.png` });
+      await screenshot(page, `${name}-${who}-${viewport.width}`);
       await page.close();
     }
   }

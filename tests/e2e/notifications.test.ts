@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
 import { checkResponse } from '../helpers/contract.ts';
-import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, type SharedServer } from './harness.ts';
 
 // The notifications dialog against the real server, as the demo player the simulator creates. The server
 // has no operation that creates a notification, so against it the list is the empty one: that drives the
@@ -10,14 +9,12 @@ import { connectBrowser, sharedServer, type SharedServer } from './harness.ts';
 // the two notification operations in the browser instead, with bodies checked against openapi.yaml, to see
 // a list with unread rows.
 
-const SCREENSHOTS = 'test-results/screenshots';
 const DEMO = { email: 'demo@casino.local', password: 'Demo@1234' };
 let server: SharedServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   page = await browser.newPage();
@@ -59,7 +56,7 @@ it("opens from the header's bell on the current path, and closes with Escape", a
   expect(new URL(page.url()).pathname).toBe('/faq');
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/notifications-${width}.png` });
+    await screenshot(page, `notifications-${width}`);
   }
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
@@ -110,7 +107,7 @@ it('counts unread ones on the bell, marks them in the list, and reads them once 
   await expect.poll(() => marked).toEqual([[2]]);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/notifications-list-${width}.png` });
+    await screenshot(page, `notifications-list-${width}`);
   }
   await dialog.getByRole('button', { name: 'Close' }).click();
   await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();

@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { encodePassword } from '../../src/rules/password.ts';
-import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 /*
  * The profile page in Chromium against the real server: the basic information edited (the toast, the
@@ -12,8 +11,6 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
  * from the server and removed, while a 6 MB file and a GIF are refused before anything is sent. The page
  * and the save's toast in English, Portuguese and Spanish, at 390 and 1280 px.
  */
-
-const SCREENSHOTS = 'test-results/screenshots';
 
 let server: SharedServer;
 let browser: Browser;
@@ -34,7 +31,7 @@ async function logIn(email: string): Promise<string> {
 async function screenshots(name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: width === 390 });
+    await screenshot(page, `${name}-${width}`, { fullPage: width === 390 });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -96,7 +93,6 @@ async function openSection(name: string) {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   const player = await verifiedPlayer(server);

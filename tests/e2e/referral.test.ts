@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { encodePassword } from '../../src/rules/password.ts';
 import { newPlayer } from '../helpers/players.ts';
-import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 /*
  * Refer a friend in Chromium against the real server: the referrer copies the link from the Refer a
@@ -15,7 +14,6 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
  * wagered, explained with the way to the bonus.
  */
 
-const SCREENSHOTS = 'test-results/screenshots';
 const PAYOUT_ADDRESS = 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9';
 
 let server: SharedServer;
@@ -73,7 +71,7 @@ async function setLanguage(language: string) {
 async function screenshots(target: Page, name: string, fullPage = true) {
   for (const width of [390, 1280]) {
     await target.setViewportSize({ width, height: 900 });
-    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: fullPage && width === 390 });
+    await screenshot(target, `${name}-${width}`, { fullPage: fullPage && width === 390 });
   }
   await target.setViewportSize({ width: 1280, height: 900 });
 }
@@ -84,7 +82,6 @@ function figure(on: Page, label: string, scope: Page | ReturnType<Page['getByRol
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   const { settings } = await api<{ settings: { referralReward: string; referralLimit: number } }>('/common/get-settings', undefined);
@@ -162,7 +159,7 @@ it('lets a friend register from the link with the code kept, and verify the emai
   await fillRegistration(dialog, details);
   // Still the friend's code after everything else was filled in.
   expect(await code.inputValue()).toBe(referralCode);
-  await friend.screenshot({ path: `${SCREENSHOTS}/referral-register-390.png`, fullPage: true });
+  await screenshot(friend, 'referral-register-390', { fullPage: true });
   await dialog.getByRole('button', { name: 'Register' }).click();
   await friend.getByText('Registered Successfully !').first().waitFor();
 
@@ -201,7 +198,7 @@ it('refuses a registration with the referrer\'s own email under a +tag, beside t
   await dialog.getByRole('button', { name: 'Register' }).click();
   await dialog.getByRole('alert').filter({ hasText: 'You cannot use your own referral code' }).waitFor();
   await dialog.getByText('This code belongs to an account with your email address').waitFor();
-  await self.screenshot({ path: `${SCREENSHOTS}/referral-self-refused-390.png`, fullPage: true });
+  await screenshot(self, 'referral-self-refused-390', { fullPage: true });
   await selfContext.close();
 });
 
@@ -249,7 +246,7 @@ it('shows the referrer the friend qualified, claims the reward to the toast and 
   await page.getByRole('button', { name: 'Claim referral bonus' }).click();
   await page.getByText('Referral Bonus Claimed.').first().waitFor();
   await page.waitForURL((url) => url.pathname === '/bonus');
-  await page.screenshot({ path: `${SCREENSHOTS}/referral-claimed-en-1280.png` });
+  await screenshot(page, 'referral-claimed-en-1280');
 
   await page.goto(`${server.url}/?wallet=open&tab=deposit`);
   const wallet = page.getByRole('dialog', { name: 'Wallet' });
@@ -278,7 +275,7 @@ for (const [language, texts] of [
     await page.waitForURL((url) => url.pathname === '/bonus');
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `${SCREENSHOTS}/referral-toast-${language}-${width}.png` });
+      await screenshot(page, `referral-toast-${language}-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     // Nothing left to claim: the page says why.

@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { encodePassword } from '../../src/rules/password.ts';
-import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+import { connectBrowser, screenshot, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 /*
  * The responsible-gambling page in Chromium against the real server. Limits: an order the rules refuse
@@ -14,7 +13,6 @@ import { connectBrowser, sharedServer, verifiedPlayer, type SharedServer } from 
  * toast in English, Portuguese and Spanish, at 390 and 1280 px.
  */
 
-const SCREENSHOTS = 'test-results/screenshots';
 const PAYOUT_ADDRESS = 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9';
 
 let server: SharedServer;
@@ -38,7 +36,7 @@ async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
 async function screenshots(target: Page, name: string, fullPage = true, width = 1280) {
   for (const each of [390, 1280]) {
     await target.setViewportSize({ width: each, height: 900 });
-    await target.screenshot({ path: `${SCREENSHOTS}/${name}-${each}.png`, fullPage });
+    await screenshot(target, `${name}-${each}`, { fullPage });
   }
   await target.setViewportSize({ width, height: 900 });
 }
@@ -59,7 +57,6 @@ function limitField(on: Page, kind: string, period: string) {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -208,7 +205,7 @@ for (const [language, texts] of [
     await page.getByText(texts.toast).first().waitFor();
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `${SCREENSHOTS}/rg-toast-${language}-${width}.png` });
+      await screenshot(page, `rg-toast-${language}-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
@@ -245,7 +242,7 @@ it('self-excludes a player: the confirmation says what happens, the player is lo
   await mobile.getByRole('button', { name: 'Log in' }).first().waitFor();
   await mobile.waitForURL((url) => url.pathname === '/');
   expect(await mobile.evaluate(() => localStorage.getItem('casino.token'))).toBeNull();
-  await mobile.screenshot({ path: `${SCREENSHOTS}/rg-self-excluded-logged-out-390.png` });
+  await screenshot(mobile, 'rg-self-excluded-logged-out-390');
 
   // Signed in again: money and records only.
   await logIn(mobile, excluded.email, excluded.password);
@@ -254,14 +251,14 @@ it('self-excludes a player: the confirmation says what happens, the player is lo
   await wallet.getByLabel('Amount').fill('0.5');
   await wallet.getByRole('button', { name: 'Get deposit address' }).click();
   await wallet.getByText('Your account is self-excluded: until the exclusion ends you can withdraw your balance, but not deposit or play.').waitFor();
-  await mobile.screenshot({ path: `${SCREENSHOTS}/rg-self-excluded-deposit-390.png` });
+  await screenshot(mobile, 'rg-self-excluded-deposit-390');
   await wallet.getByRole('tab', { name: 'Withdraw' }).click();
   await wallet.getByLabel('Amount').fill('0.1');
   await wallet.getByLabel('Address').fill(PAYOUT_ADDRESS);
   await wallet.getByRole('button', { name: 'Withdraw', exact: true }).click();
   await wallet.getByRole('button', { name: 'Confirm' }).click();
   await wallet.getByLabel('Withdrawal pending').getByText('Pending').waitFor();
-  await mobile.screenshot({ path: `${SCREENSHOTS}/rg-self-excluded-withdraw-390.png` });
+  await screenshot(mobile, 'rg-self-excluded-withdraw-390');
 
   await mobile.goto(`${server.url}/responsible-gambling`);
   await mobile.getByRole('region', { name: 'Self-exclusion' }).getByText(/You are self-excluded until /).waitFor();

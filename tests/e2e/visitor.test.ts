@@ -1,17 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { connectBrowser, cspViolations, scriptsLoaded, sharedServer, type SharedServer } from './harness.ts';
+import { connectBrowser, cspViolations, screenshot, scriptsLoaded, sharedServer, type SharedServer } from './harness.ts';
 
 /** Everything the browser downloads to show the lobby to a visitor, compressed as served, must stay under this. */
 const LOBBY_BUDGET_BYTES = 90 * 1024;
-export const SCREENSHOTS = 'test-results/screenshots';
 
 let server: SharedServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
 });
@@ -96,12 +93,12 @@ it('renders the server pages, sanitised', async () => {
   await page.close();
 });
 
-it('takes screenshots of the lobby on a phone and on a desktop', async () => {
+it('shows the lobby on a phone and on a desktop (its screenshots with SCREENSHOTS=1)', async () => {
   for (const width of [390, 1280]) {
     const page = await browser.newPage({ viewport: { width, height: 844 } });
     await page.goto(server.url);
     await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.screenshot({ path: `${SCREENSHOTS}/lobby-${width}.png`, fullPage: true });
+    await screenshot(page, `lobby-${width}`, { fullPage: true });
     await page.close();
   }
 });

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { connectBrowser, cspViolations, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
+import { connectBrowser, cspViolations, screenshot, sharedServer, verifiedPlayer, type SharedServer } from './harness.ts';
 
 /*
  * The wallet, as a new player uses it in Chromium against the real server and its payment simulator:
@@ -11,7 +10,6 @@ import { connectBrowser, cspViolations, sharedServer, verifiedPlayer, type Share
  * without a reload: what changes on the server arrives through the live event stream.
  */
 
-const SCREENSHOTS = 'test-results/screenshots';
 /** A valid Litecoin address (bech32, checksum included) that is not the simulator's own. */
 const PAYOUT_ADDRESS = 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9';
 
@@ -36,7 +34,7 @@ async function api<T>(path: string, body: unknown, auth = false): Promise<T> {
 async function screenshots(name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: false });
+    await screenshot(page, `${name}-${width}`, { fullPage: false });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -53,7 +51,6 @@ async function balanceShows(amount: string) {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   server = sharedServer();
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
