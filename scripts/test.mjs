@@ -1,4 +1,4 @@
-// npm test: every layer of the project, in order, stopping at the first failure.
+// npm test: every layer of the project, two pairs of them side by side, stopping at the first failure.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
@@ -61,35 +61,50 @@ function step(title, command, args, env = {}) {
   }
 }
 
+/** The arguments of a Vitest pass: its JSON report (summed up in the closing line) and, for test:profile, its file times. */
+function vitestRun(title, files, env = {}) {
+  const report = profileDir ? `${profileDir}/vitest-${reports.length + 1}.json` : `.tmp/vitest-${process.pid}-${reports.length + 1}.json`;
+  rmSync(report, { force: true });
+  reports.push(report);
+  reportTitles.push(title);
+  const profile = profileDir ? ['--reporter=./scripts/lib/file-times-reporter.mjs'] : [];
+  const times = profileDir ? { VITEST_FILE_TIMES: `${profileDir}/files-${reports.length}.json` } : {};
+  return [title, bin('vitest'), ['run', ...files, '--reporter=default', '--reporter=json', ...profile, `--outputFile.json=${report}`], { ...env, ...times }];
+}
+
 /**
- * Steps that only read the sources, run side by side (each is one process on one core): their output is
- * printed as each ends, whole, so it stays readable; the first failure stops the run once all have ended.
+ * Steps run side by side: the output of each of `others` printed whole as it ends, so it stays readable,
+ * and `main`'s (if any) as it comes. The first failure stops the others (SIGTERM) and the run.
  */
-async function together(title, steps) {
-  console.log(`\n=== ${title}: ${steps.map(([name]) => name).join(', ')}`);
+async function together(title, others, main = null) {
+  console.log(`\n=== ${title}: ${[...others.map(([name]) => name), ...(main ? [main[0]] : [])].join(', ')}`);
   const t0 = Date.now();
   const c0 = childCpuSeconds();
-  const results = await Promise.all(
-    steps.map(
-      ([name, command, args]) =>
-        new Promise((resolve) => {
-          const s0 = Date.now();
-          const child = spawn(command, args, { env: process.env });
-          let output = '';
-          child.stdout.on('data', (chunk) => (output += chunk));
-          child.stderr.on('data', (chunk) => (output += chunk));
-          child.on('close', (code, signal) => {
-            const seconds = ((Date.now() - s0) / 1000).toFixed(1);
-            console.log(`\n--- ${name}: ${[command, ...args].join(' ')} (${seconds} s)\n${output.trimEnd()}`);
-            resolve({ name, status: code ?? signal, seconds });
-          });
-        }),
-    ),
-  );
+  const children = [];
+  let failure = null;
+  const run = ([name, command, args, env = {}], streamed) =>
+    new Promise((resolve) => {
+      const s0 = Date.now();
+      const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: streamed ? 'inherit' : 'pipe' });
+      children.push(child);
+      let output = '';
+      child.stdout?.on('data', (chunk) => (output += chunk));
+      child.stderr?.on('data', (chunk) => (output += chunk));
+      child.on('close', (code, signal) => {
+        const seconds = ((Date.now() - s0) / 1000).toFixed(1);
+        if (!streamed) console.log(`\n--- ${name}: ${[command, ...args].join(' ')} (${seconds} s)\n${output.trimEnd()}`);
+        const result = { name, status: code ?? signal, seconds };
+        if (result.status !== 0 && !failure) {
+          failure = result;
+          for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
+        }
+        resolve(result);
+      });
+    });
+  const results = await Promise.all([...others.map((s) => run(s, false)), ...(main ? [run(main, true)] : [])]);
   stages.push({ title, start: (t0 - started) / 1000, seconds: (Date.now() - t0) / 1000, cpu: childCpuSeconds() - c0, parts: results.map((r) => ({ title: r.name, seconds: Number(r.seconds) })) });
   writeProfile();
   timings.push(`${title}: ${((Date.now() - t0) / 1000).toFixed(1)} s${cpu(c0, t0)} (${results.map((r) => `${r.name} ${r.seconds} s`).join(', ')})`);
-  const failure = results.find((r) => r.status !== 0);
   if (failure) {
     console.error(`\n${failure.name} failed (exit ${failure.status})`);
     console.error(timeAgainstBudget());
@@ -97,25 +112,20 @@ async function together(title, steps) {
   }
 }
 
-// The SPA's build reads the sources too, and fills the core the typecheck leaves once the lint has ended.
-await together('Contract lint, typecheck, lint and the SPA build', [
-  ['Contract lint', bin('redocly'), ['lint', '--format=summary', 'openapi.yaml']],
-  ['Typecheck', bin('tsc'), ['--noEmit', '-p', '.']],
-  ['Lint', bin('eslint'), ['.']],
-  ['Build the SPA', bin('vite'), ['build', '--logLevel', 'warn']],
-]);
 step('Reset contract coverage', bin('tsx'), ['scripts/check-contract-coverage.ts', '--reset']);
-function vitest(title, files, env = {}) {
-  const report = profileDir ? `${profileDir}/vitest-${reports.length + 1}.json` : `.tmp/vitest-${process.pid}-${reports.length + 1}.json`;
-  rmSync(report, { force: true });
-  reports.push(report);
-  reportTitles.push(title);
-  const profile = profileDir ? ['--reporter=./scripts/lib/file-times-reporter.mjs'] : [];
-  const times = profileDir ? { VITEST_FILE_TIMES: `${profileDir}/files-${reports.length}.json` } : {};
-  step(title, bin('vitest'), ['run', ...files, '--reporter=default', '--reporter=json', ...profile, `--outputFile.json=${report}`], { ...env, ...times });
-}
-
-vitest('Unit, contract and server tests on PGlite', []);
+// The checks that only read the sources, and the SPA's build, beside the first Vitest pass, in the part of
+// the two cores it leaves idle while its workers wait on databases and servers of their own (together
+// 151 s, one after the other 163 s).
+await together(
+  'Contract lint, typecheck, lint and the SPA build, beside the unit, contract and server tests on PGlite',
+  [
+    ['Contract lint', bin('redocly'), ['lint', '--format=summary', 'openapi.yaml']],
+    ['Typecheck', bin('tsc'), ['--noEmit', '-p', '.']],
+    ['Lint', bin('eslint'), ['.']],
+    ['Build the SPA', bin('vite'), ['build', '--logLevel', 'warn']],
+  ],
+  vitestRun('Unit, contract and server tests on PGlite', []),
+);
 
 let postgres = null;
 let databaseUrl = process.env.TEST_DATABASE_URL;
@@ -157,28 +167,32 @@ const POSTGRESQL_FILES = [
   'reconcile', // withdrawals settled with the provider: runs at once claiming rows with SKIP LOCKED, the command beside the server
   'responsible-gambling', // limits summed over money rows in time windows, self-exclusion
   'seed-pairs-migration', // migration 0034 over seed pairs of before: next server seeds drawn and hashed in SQL
-  'schema-objects-migration', // a database of migration 0030 with money in it upgraded to today's functions and triggers (server/db/schema/)
+  'schema-objects-migration', // a database of before migration 0031 with money in it upgraded to today's functions and triggers (server/db/schema/)
   'shutdown', // npm start stopped: its pool and LISTEN connection ended; a stop while 20 players bet leaves no round pending, a kill -9 the ledger whole
   'transactions', // history paging and filters over money rows
   'uploads', // images decoded and encoded anew, their files and rows written together
   'withdrawals', // 50 concurrent withdrawals against one balance
 ].map((name) => `tests/server/${name}.test.ts`);
 
+const browserTests = vitestRun('Browser tests (Chromium against the built SPA and the server)', ['--config', 'vitest.e2e.config.ts']);
 if (databaseUrl) {
-  try {
-    vitest('Server tests on PostgreSQL', ['--project', 'server', ...POSTGRESQL_FILES], { TEST_DATABASE_URL: databaseUrl });
-  } finally {
-    postgres?.stop();
-  }
+  // The browser tests wait on their pages more than they compute (1.6 of the two cores alone): the PostgreSQL
+  // pass, in the cores they leave, ends before them (both together 121 s, one after the other 159 s).
+  await together(
+    'Server tests on PostgreSQL, beside the browser tests',
+    [vitestRun('Server tests on PostgreSQL', ['--project', 'server', ...POSTGRESQL_FILES], { TEST_DATABASE_URL: databaseUrl })],
+    browserTests,
+  );
+  postgres?.stop();
 } else {
   console.log('\n=== No PostgreSQL reachable (TEST_DATABASE_URL unset, no binaries): PostgreSQL tests skipped');
   if (process.env.CI) {
     console.error('CI must run the PostgreSQL tests.');
     process.exit(1);
   }
+  await together('Browser tests', [], browserTests);
 }
 step('Contract coverage (operations called, error codes produced)', bin('tsx'), ['scripts/check-contract-coverage.ts']);
-vitest('Browser tests (Chromium against the built SPA and the server)', ['--config', 'vitest.e2e.config.ts']);
 
 writeProfile();
 
