@@ -115,7 +115,7 @@ async function together(title, others, main = null) {
 step('Reset contract coverage', bin('tsx'), ['scripts/check-contract-coverage.ts', '--reset']);
 // The checks that only read the sources, and the SPA's build, beside the first Vitest pass, in the part of
 // the two cores it leaves idle while its workers wait on databases and servers of their own (together
-// 151 s, one after the other 163 s).
+// 150–155 s, one after the other 163 s: docs/performance.md).
 await together(
   'Contract lint, typecheck, lint and the SPA build, beside the unit, contract and server tests on PGlite',
   [
@@ -177,7 +177,7 @@ const POSTGRESQL_FILES = [
 const browserTests = vitestRun('Browser tests (Chromium against the built SPA and the server)', ['--config', 'vitest.e2e.config.ts']);
 if (databaseUrl) {
   // The browser tests wait on their pages more than they compute (1.6 of the two cores alone): the PostgreSQL
-  // pass, in the cores they leave, ends before them (both together 121 s, one after the other 159 s).
+  // pass, in the cores they leave, ends before them (both together 121–155 s, one after the other 158 s: docs/performance.md).
   await together(
     'Server tests on PostgreSQL, beside the browser tests',
     [vitestRun('Server tests on PostgreSQL', ['--project', 'server', ...POSTGRESQL_FILES], { TEST_DATABASE_URL: databaseUrl })],
