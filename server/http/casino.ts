@@ -17,6 +17,28 @@ function casinoFailure(error: unknown): never {
   throw error;
 }
 
+/**
+ * Covers drawn and gzipped once, kept by what they show (a renamed game or provider, or a new hue, is a
+ * new cover), the most recently served THUMBNAIL_CACHE_SIZE of them: a lobby asks for dozens at a time,
+ * and drawing the lettering's outlines and compressing them is most of a cover's cost.
+ */
+const THUMBNAIL_CACHE_SIZE = 2_000;
+const thumbnails = new Map<string, { svg: string; gzip: Buffer }>();
+
+function thumbnail(game: casino.ThumbnailInput): { svg: string; gzip: Buffer } {
+  const key = JSON.stringify([game.name, game.providerName, game.thumbnailHue]);
+  let cover = thumbnails.get(key);
+  if (cover) {
+    thumbnails.delete(key);
+  } else {
+    const svg = casino.renderThumbnail(game);
+    cover = { svg, gzip: gzipSync(svg) };
+    if (thumbnails.size >= THUMBNAIL_CACHE_SIZE) thumbnails.delete(thumbnails.keys().next().value!);
+  }
+  thumbnails.set(key, cover);
+  return cover;
+}
+
 function apiSession(session: casino.GameSession) {
   return {
     sessionId: session.sessionId,
@@ -120,10 +142,10 @@ export function casinoHandlers(ctx: AppContext): { json: JsonHandlers; raw: RawH
         .header('cache-control', 'public, max-age=86400')
         .header('x-content-type-options', 'nosniff')
         .header('vary', 'Accept-Encoding');
-      const svg = casino.renderThumbnail(game);
+      const cover = thumbnail(game);
       // The lettering's outlines are most of a cover and shrink to about a third.
-      if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.send(svg);
-      return reply.header('content-encoding', 'gzip').send(gzipSync(svg));
+      if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.send(cover.svg);
+      return reply.header('content-encoding', 'gzip').send(cover.gzip);
     },
   };
   return { json, raw };

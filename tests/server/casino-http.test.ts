@@ -366,6 +366,31 @@ describe('thumbnails', () => {
     expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(svg);
   });
 
+  it('draws a game again once it is renamed, recoloured or its provider renamed, and the same cover for the same game', async () => {
+    const gameId = await addGame('Qwxyz Canvas');
+    const cover = async () => (await server.call('casinoGetGameThumbnail', { params: { gameId } })).rawPayload.toString('utf8');
+    const first = await cover();
+    expect(await cover()).toBe(first);
+    expect(first).toContain('<title>Qwxyz Canvas · Nebula Reels</title>');
+    await server.db.query("UPDATE games SET name = 'Qwxyz Canvas Deluxe' WHERE id = $1", [gameId]);
+    const renamed = await cover();
+    expect(renamed).toContain('<title>Qwxyz Canvas Deluxe · Nebula Reels</title>');
+    await server.db.query('UPDATE games SET thumbnail_hue = (thumbnail_hue + 90) % 360 WHERE id = $1', [gameId]);
+    const recoloured = await cover();
+    expect(recoloured).not.toBe(renamed);
+    expect(recoloured).toContain('<title>Qwxyz Canvas Deluxe · Nebula Reels</title>');
+    const { provider_id: providerId, name } = (await server.db.query<{ provider_id: number; name: string }>(
+      'SELECT p.id AS provider_id, p.name FROM games g JOIN providers p ON p.id = g.provider_id WHERE g.id = $1',
+      [gameId],
+    ))[0]!;
+    await server.db.query('UPDATE providers SET name = $2 WHERE id = $1', [providerId, 'Nebula Reels Two']);
+    try {
+      expect(await cover()).toContain('<title>Qwxyz Canvas Deluxe · Nebula Reels Two</title>');
+    } finally {
+      await server.db.query('UPDATE providers SET name = $2 WHERE id = $1', [providerId, name]);
+    }
+  });
+
   it('writes as SVG text a line the cover font cannot draw', () => {
     const svg = renderThumbnail({ name: '麻将 Mahjong', providerName: 'Nebula Reels', thumbnailHue: 10 });
     expect(svg).toContain('>麻将 Mahjong</text>');
