@@ -35,6 +35,8 @@ function checkEvent(message: EventSourceMessage): string | null {
 
 interface Stream {
   events: EventSourceMessage[];
+  /** How many keepalive comments have come. */
+  keepalives: () => number;
   /** The first event from `from` on (an index into events) that matches, waiting for it. */
   next(match: (event: EventSourceMessage, data: Record<string, unknown>) => boolean, from?: number): Promise<Record<string, unknown>>;
   ended: Promise<void>;
@@ -53,7 +55,13 @@ async function openStream(server: TestServer, token: string): Promise<Stream> {
   recordCoverage('userEvents', 200, null);
   const events: EventSourceMessage[] = [];
   const waiters = new Set<() => void>();
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+  let keepalives = 0;
+  const parser = new EventSourceParserStream({
+    onComment: (comment) => {
+      if (comment.trim() === 'keepalive') keepalives += 1;
+    },
+  });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(parser).getReader();
   const ended = (async () => {
     try {
       for (;;) {
@@ -68,6 +76,7 @@ async function openStream(server: TestServer, token: string): Promise<Stream> {
   })();
   return {
     events,
+    keepalives: () => keepalives,
     ended,
     close: () => controller.abort(),
     async next(match, from = 0) {
@@ -273,8 +282,9 @@ describe('the event stream', () => {
     await stream.next((event) => event.event === 'ready');
     let ended = false;
     void stream.ended.then(() => (ended = true));
-    // LIVE_KEEPALIVE_SECONDS=1 here: keepalives come, the stream goes on.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // LIVE_KEEPALIVE_SECONDS=1 here: a keepalive comes, the stream goes on.
+    for (let waited = 0; stream.keepalives() === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stream.keepalives()).toBeGreaterThan(0);
     expect(ended).toBe(false);
     server.clock.advance(25 * 60 * 60_000);
     await stream.ended;
