@@ -30,6 +30,9 @@ export async function buildPGliteTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   await migrate(db);
   await seedReferenceData(db);
   if (!isPGlite(db)) throw new Error('template must be PGlite');
+  // A dump is of a running database: each load recovers it from its last checkpoint. Taken here, there is
+  // next to nothing to replay (a load took 0.98 s of CPU, 0.76 s after the checkpoint, on 2026-12-04).
+  await db.query('CHECKPOINT');
   const blob = await db.dump();
   await db.close();
   return new Uint8Array(await blob.arrayBuffer());
