@@ -90,7 +90,7 @@ it('shows a visitor the lobby, a category paged by scrolling, a search and a pro
   }
   expect(await counts()).toEqual([total, total]);
   // The last rows, drawn with the frame after the last page came.
-  await page.waitForTimeout(300);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   for (const [index, ids] of (await readRowsAndScroll(page, 0)).read) rows.set(index, ids);
   // A row drawn late on a busy machine can still be scrolled past unread: with the whole grid loaded,
   // the rows not read yet are read on the way down again, in quarter screens.
