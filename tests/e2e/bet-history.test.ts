@@ -1,36 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, SERVER_COMMAND, waitForHealth } from '../../scripts/lib/processes.ts';
-import { openDb } from '../../server/db/db.ts';
-import { migrate } from '../../server/db/migrate.ts';
-import { seedReferenceData } from '../../server/db/seed.ts';
 import { signGameWalletRequest } from '../../server/domain/game-wallet.ts';
-import { connectBrowser, screenshot, verifiedPlayer } from './harness.ts';
+import { connectBrowser, keyedGames, screenshot, sharedServer, verifiedPlayer, type KeyedGame, type SharedServer } from './harness.ts';
 
 /*
  * The bet history, as a player sees it in Chromium against the real server: the rounds are made through
  * the real seamless game wallet, as the game provider makes them (a real-money session opened by the
  * player with casinoInitGame, then bets and wins signed with the provider's wallet key). The key is
- * shared with a provider out of band, so this file runs a server of its own on a database it prepared
- * and read the key from first (the run's shared server keeps its key to itself). The player sees an
+ * shared with a provider out of band: the global setup read it from the shared server's database before
+ * the server started (tests/e2e/global.ts). The player sees an
  * empty history that leads to the casino, a round played while the page is open showing up without a
  * reload, the rounds with game, bet, multiplier and payout, the filters by game and by day, cards on a
  * phone and a table on a desktop, and the headings in Portuguese and Spanish.
  */
 
-interface KeyedGame {
-  id: number;
-  name: string;
-  secret: string;
-}
-
-let dataDir = '';
-let child: ChildProcess | null = null;
-let server: { url: string; apiUrl: string };
+let server: SharedServer;
 let games: KeyedGame[] = [];
 let browser: Browser;
 let context: BrowserContext;
@@ -91,44 +75,8 @@ async function rowsShown(): Promise<string[][]> {
 }
 
 beforeAll(async () => {
-  // The database first, to read the game provider's wallet key as the provider would be given it.
-  dataDir = mkdtempSync(join(tmpdir(), 'casino-bet-history-'));
-  const db = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
-  try {
-    await migrate(db);
-    await seedReferenceData(db);
-    const rows = await db.query<{ id: number; name: string; wallet_secret: string }>(
-      `SELECT DISTINCT ON (g.name) g.id, g.name, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
-       WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.name, g.id LIMIT 2`,
-    );
-    games = rows.map((row) => ({ id: row.id, name: row.name, secret: row.wallet_secret }));
-  } finally {
-    await db.close();
-  }
-  if (games.length < 2) throw new Error('the seed has fewer than two playable games');
-
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let output = '';
-  child = spawn(process.execPath, SERVER_COMMAND, {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SIMULATOR: 'on',
-      PUBLIC_URL: url,
-      RATE_LIMIT: 'off',
-      PASSWORD_HASH_MEMORY_KIB: '8',
-      PASSWORD_HASH_ITERATIONS: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitForHealth(child, `${url}/api/v1/health`, () => output);
-  server = { url, apiUrl: `${url}/api/v1` };
-
+  server = sharedServer();
+  games = keyedGames();
   browser = await connectBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
@@ -137,12 +85,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('asks a visitor to log in, then shows an empty history that leads to the casino', async () => {

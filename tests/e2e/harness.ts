@@ -112,6 +112,18 @@ export function sharedServer(): SharedServer {
   return { url, apiUrl: `${url}/api/v1` };
 }
 
+/** A real-money game of the shared server and its provider's wallet key, shared with the provider out of band. */
+export interface KeyedGame {
+  id: number;
+  name: string;
+  secret: string;
+}
+
+/** Two games of the shared server that an outside provider runs, with their wallet key (the global setup read them). */
+export function keyedGames(): KeyedGame[] {
+  return inject('gameWalletKeys');
+}
+
 /**
  * A player of one's own on the shared server, signed up and verified through the API and the simulator's
  * mailbox, for a test that changes its player (the demo player is everyone's).
