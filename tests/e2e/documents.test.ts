@@ -7,7 +7,7 @@ import { ptShell } from '../../src/i18n/pt.shell.ts';
 import { encodePassword } from '../../src/rules/password.ts';
 import { newPlayer } from '../helpers/players.ts';
 import { startGoogleIssuer, type GoogleIssuer } from '../fixtures/identity-servers.ts';
-import { connectBrowser, screenshot, startProductServer, verifiedPlayer, type ProductServer } from './harness.ts';
+import { connectBrowser, screenshot, startOwnServer, verifiedPlayer, type ProductServer } from './harness.ts';
 
 /*
  * Identity documents, the password change and a new verification email, in Chromium against the real
@@ -75,7 +75,7 @@ async function logIn(email: string, password: string) {
 
 beforeAll(async () => {
   [google, browser] = await Promise.all([startGoogleIssuer(), connectBrowser()]);
-  server = await startProductServer({
+  server = await startOwnServer({
     RATE_LIMIT: 'off',
     PASSWORD_HASH_MEMORY_KIB: '8',
     PASSWORD_HASH_ITERATIONS: '1',

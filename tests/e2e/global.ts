@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -17,6 +17,8 @@ declare module 'vitest' {
     browserEndpoint: string;
     /** Two real-money games of the run's server and their provider's wallet key (tests/e2e/bet-history.test.ts). */
     gameWalletKeys: KeyedGame[];
+    /** A migrated, seeded data folder as the run's server started on, for the files' own servers (startOwnServer). */
+    serverTemplate: string;
   }
 }
 
@@ -30,11 +32,15 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'casino-e2e-'));
+  const template = mkdtempSync(join(tmpdir(), 'casino-e2e-template-'));
   const [started, launched] = await Promise.allSettled([
     // The server's database is made first, to read a game provider's wallet key as the provider would be
-    // given it; the server then starts on it as on any folder it has opened before.
+    // given it; the server then starts on it as on any folder it has opened before. A copy of the folder
+    // is where the files' own servers start (a first start migrates and seeds: 5.3 s against 2.5).
     keyedGames(dataDir).then(async (games) => {
       project.provide('gameWalletKeys', games);
+      cpSync(dataDir, template, { recursive: true });
+      project.provide('serverTemplate', template);
       // The cheapest password hashes (tests/helpers/api.ts, TEST_PASSWORD_HASHING): players are made by the dozen.
       return startProductServer({ RATE_LIMIT: 'off', PASSWORD_HASH_MEMORY_KIB: '8', PASSWORD_HASH_ITERATIONS: '1', DATA_DIR: dataDir });
     }),
@@ -44,7 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (started.status === 'rejected' || launched.status === 'rejected') {
     if (started.status === 'fulfilled') await started.value.stop();
     if (launched.status === 'fulfilled') await launched.value.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const folder of [dataDir, template]) rmSync(folder, { recursive: true, force: true });
     throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
   }
   const server = started.value;
@@ -54,7 +60,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await browser.close();
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const folder of [dataDir, template]) rmSync(folder, { recursive: true, force: true });
   };
 }
 

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { startProductServer, type ProductServer } from '../../scripts/lib/processes.ts';
 import { newPlayer } from '../helpers/players.ts';
 
 /**
@@ -147,7 +148,29 @@ export async function verifiedPlayer(server: SharedServer): Promise<{ email: str
   return { email: payload.email, username: payload.username, password: 'Secret@123' };
 }
 
-export { startProductServer, type ProductServer } from '../../scripts/lib/processes.ts';
+export type { ProductServer } from '../../scripts/lib/processes.ts';
+
+/**
+ * A server of a file's own (a configuration the shared one has not: social sign-in), as `npm start` runs it
+ * on a copy of the data folder the shared server started on, so it does not migrate and seed anew.
+ */
+export async function startOwnServer(env: Record<string, string>): Promise<ProductServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'casino-own-server-'));
+  cpSync(inject('serverTemplate'), dataDir, { recursive: true });
+  try {
+    const server = await startProductServer({ ...env, DATA_DIR: dataDir });
+    return {
+      ...server,
+      async stop() {
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
 
 export interface ScriptLoad {
   url: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFacebookGraph, startGoogleIssuer, type FacebookGraph, type GoogleIssuer } from '../fixtures/identity-servers.ts';
-import { connectBrowser, cspViolations, startProductServer, type ProductServer } from './harness.ts';
+import { connectBrowser, cspViolations, startOwnServer, type ProductServer } from './harness.ts';
 
 /*
  * Google and Facebook sign-in in the browser. The providers are the boundary: the server verifies tokens
@@ -19,7 +19,7 @@ const tag = Date.now().toString().slice(-7);
 
 beforeAll(async () => {
   [google, facebook, browser] = await Promise.all([startGoogleIssuer(), startFacebookGraph(FACEBOOK_APP), connectBrowser()]);
-  server = await startProductServer({
+  server = await startOwnServer({
     GOOGLE_CLIENT_ID: google.clientId,
     GOOGLE_JWKS_URL: google.jwksUrl,
     FACEBOOK_APP_ID: FACEBOOK_APP.appId,
