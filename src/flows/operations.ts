@@ -16,7 +16,7 @@ export interface Operation {
   note?: string;
 }
 
-export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'shareLink' | 'newIdempotencyKey' | 'verifyBet', Operation> = {
+export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebook' | 'liveEvents' | 'copyText' | 'shareLink' | 'newIdempotencyKey' | 'verifyBet' | 'readClock', Operation> = {
   restoreSession: { label: 'GET /user/get-user', api: true, note: 'only when a token was saved; none saved answers at once' },
   fetchProfile: { label: 'GET /user/get-user', api: true },
   logout: { label: 'POST /user/logout', api: true },
@@ -88,6 +88,7 @@ export const OPERATIONS: Record<keyof ApiActors | keyof HouseActors | 'askFacebo
   shareLink: { label: 'Share sheet', api: false, note: "the browser's Web Share API, no casino API call" },
   newIdempotencyKey: { label: 'New Idempotency-Key', api: false, note: 'a random key from the browser, no casino API call' },
   verifyBet: { label: 'Recompute the bet (WebCrypto)', api: false, note: 'src/fairness in the browser, no casino API call' },
+  readClock: { label: "The device's clock", api: false, note: 'the time now in this browser, no casino API call' },
   liveEvents: {
     label: 'GET /user/events (event stream)',
     api: false,

@@ -9,8 +9,11 @@ import { notProvided } from './effects.ts';
  * long the player has played, with Log in again (a new session) or Close (SESSION.LIMIT_REACHED, the
  * action `limitReached`). The session starts at the login (the user's lastLoginAt; a reload keeps it);
  * the limit comes from the responsible-gambling settings as they were when the check started (a new
- * limit applies from the next login, as on the server). The wait is the named delay `realityCheck`.
- * A failed load shows nothing: the server still ends the session, and the app says so at its next call.
+ * limit applies from the next login, as on the server). The time left is reckoned on the server's clock
+ * when the check starts; the wait (the named delay `realityCheck`) is that time less what the device's
+ * clock counted while the limit was being read (`readClock`), so a slow answer does not push the end of
+ * the session back. A failed load shows nothing: the server still ends the session, and the app says so
+ * at its next call.
  */
 
 const MINUTE_MS = 60_000;
@@ -18,13 +21,17 @@ const MINUTE_MS = 60_000;
 export interface RealityCheckInput {
   /** When the session started (ISO 8601). */
   sessionStartedAt: string;
-  /** When the check started (ISO 8601). */
+  /** When the check started (ISO 8601), on the server's clock. */
   now: string;
+  /** When the check started, on this device's clock (ISO 8601). */
+  deviceNow: string;
 }
 
 export interface RealityCheckContext {
   startedMs: number;
   nowMs: number;
+  /** The device's clock when the check started. */
+  deviceStartMs: number;
   limitMinutes: number | null;
   /** How long until the limit. */
   waitMs: number;
@@ -40,14 +47,19 @@ export const realityCheckMachine = setup({
   actors: {
     /** GET /responsible-gambling/get-limits (for sessionLimitMinutes). */
     loadLimits: notProvided<ResponsibleGambling, undefined>('loadLimits'),
+    /** This device's clock now (ISO 8601). */
+    readClock: notProvided<string, undefined>('readClock'),
   },
   actions: {
     /** The session reached its limit: the app ends it and says how long the player has played. */
     limitReached: (_, _params: { playedMs: number }) => {},
-    storeLimit: assign(({ context }, params: { minutes: number | null }) => {
-      const limitMs = (params.minutes ?? 0) * MINUTE_MS;
-      const sinceStart = Math.max(0, context.nowMs - context.startedMs);
-      return { limitMinutes: params.minutes, waitMs: Math.max(0, limitMs - sinceStart), playedMs: Math.max(limitMs, sinceStart) };
+    storeLimit: assign((_, params: { minutes: number | null }) => ({ limitMinutes: params.minutes })),
+    /** The wait from now: the time left when the check started, less what the device counted since. */
+    startWait: assign(({ context }, params: { deviceNow: string }) => {
+      const limitMs = (context.limitMinutes ?? 0) * MINUTE_MS;
+      const sinceCheck = Math.max(0, Date.parse(params.deviceNow) - context.deviceStartMs);
+      const sinceStart = Math.max(0, context.nowMs - context.startedMs) + sinceCheck;
+      return { waitMs: Math.max(0, limitMs - sinceStart), playedMs: Math.max(limitMs, sinceStart) };
     }),
   },
   guards: {
@@ -61,6 +73,7 @@ export const realityCheckMachine = setup({
   context: ({ input }) => ({
     startedMs: Date.parse(input.sessionStartedAt),
     nowMs: Date.parse(input.now),
+    deviceStartMs: Date.parse(input.deviceNow),
     limitMinutes: null,
     waitMs: 0,
     playedMs: 0,
@@ -72,14 +85,23 @@ export const realityCheckMachine = setup({
         src: 'loadLimits',
         onDone: [
           { guard: { type: 'noLimit', params: ({ event }) => ({ minutes: event.output.sessionLimitMinutes }) }, target: 'unlimited' },
-          { target: 'waiting', actions: { type: 'storeLimit', params: ({ event }) => ({ minutes: event.output.sessionLimitMinutes }) } },
+          { target: 'timing', actions: { type: 'storeLimit', params: ({ event }) => ({ minutes: event.output.sessionLimitMinutes }) } },
         ],
+        onError: 'unavailable',
+      },
+    },
+    /** The limit is known: the wait is reckoned from the device's clock now. */
+    timing: {
+      invoke: {
+        src: 'readClock',
+        onDone: { target: 'waiting', actions: { type: 'startWait', params: ({ event }) => ({ deviceNow: event.output }) } },
+        // No time to count from: as with a failed load, the server still ends the session.
         onError: 'unavailable',
       },
     },
     /** No session limit: nothing to check. */
     unlimited: {},
-    /** The settings could not be read: nothing shows. */
+    /** The settings or the clock could not be read: nothing shows. */
     unavailable: {},
     waiting: {
       after: {

@@ -10,8 +10,8 @@ import { useFlow, useWiring } from './wiring.ts';
  */
 
 /** The check for a session that started at `sessionStartedAt` (ISO 8601). */
-export function RealityCheckTimer({ sessionStartedAt, now }: { sessionStartedAt: string; now: string }) {
-  useFlow(realityCheckMachine, { sessionStartedAt, now });
+export function RealityCheckTimer({ sessionStartedAt, now, deviceNow }: { sessionStartedAt: string; now: string; deviceNow: string }) {
+  useFlow(realityCheckMachine, { sessionStartedAt, now, deviceNow });
   return null;
 }
 
@@ -24,7 +24,8 @@ export default function RealityCheck() {
   const lastLoginAt = useSelector(app, (s) => s.context.user?.lastLoginAt ?? null);
   const [times] = useState(() => {
     const now = new Date(serverNow()).toISOString();
-    return { now, sessionStartedAt: lastLoginAt !== null && !Number.isNaN(Date.parse(lastLoginAt)) ? lastLoginAt : now };
+    const deviceNow = new Date().toISOString();
+    return { now, deviceNow, sessionStartedAt: lastLoginAt !== null && !Number.isNaN(Date.parse(lastLoginAt)) ? lastLoginAt : now };
   });
-  return <RealityCheckTimer sessionStartedAt={times.sessionStartedAt} now={times.now} />;
+  return <RealityCheckTimer sessionStartedAt={times.sessionStartedAt} now={times.now} deviceNow={times.deviceNow} />;
 }

@@ -162,6 +162,8 @@ export interface Outside {
   share(data: ShareRequest): Promise<void>;
   /** The server's time now in ms (src/api/serverClock.ts); the device's own (Date.now) unless given. */
   serverNow?: () => number;
+  /** This device's time now (ISO 8601); `new Date()` unless given. */
+  readClock?: () => Promise<string>;
 }
 
 /** Where live events come from: the session's stream in the browser, a fake that sends what a test says. */
@@ -248,6 +250,7 @@ function createFlows(
   // Every flow that shows what the server changes on its own subscribes to the session's one stream.
   const liveEvents = liveEventsActor((listener) => outside.live.subscribe(listener));
   const newIdempotencyKey = fromPromise<string>(() => outside.newIdempotencyKey());
+  const readClock = fromPromise<string, undefined>(() => (outside.readClock ? outside.readClock() : Promise.resolve(new Date().toISOString())));
   const copyText = fromPromise<void, { text: string }>(({ input }) => outside.copyText(input.text));
   // Every flow takes its actors and actions by name from one set: a machine names what it needs (its
   // chart and the index of operations say which), and the set names each effect once, so the first load
@@ -257,6 +260,7 @@ function createFlows(
       ...actors,
       liveEvents,
       newIdempotencyKey,
+      readClock,
       copyText,
       shareLink: fromPromise<void, ShareRequest>(({ input }) => outside.share(input)),
       askFacebook: fromPromise<FacebookLoginRequest | null>(async () => {

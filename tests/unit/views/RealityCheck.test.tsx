@@ -29,10 +29,15 @@ function WithSession() {
   return accessToken ? <RealityCheck key={accessToken} /> : null;
 }
 
-async function renderCheck(sinceLoginMs: number) {
+async function renderCheck(sinceLoginMs: number, answerAfterMs = 0) {
   const harness = renderWithServices(<WithSession />, {
     serverNow: () => Date.now() - SKEW,
-    actors: { loadLimits: fromPromise<ResponsibleGambling, undefined>(async () => ({ ...NO_LIMITS, sessionLimitMinutes: 15 })) },
+    actors: {
+      loadLimits: fromPromise<ResponsibleGambling, undefined>(async () => {
+        if (answerAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, answerAfterMs));
+        return { ...NO_LIMITS, sessionLimitMinutes: 15 };
+      }),
+    },
   });
   // The app has booted (no saved session) before the player logs in.
   await act(() => vi.advanceTimersByTimeAsync(0));
@@ -59,6 +64,14 @@ describe('RealityCheck', () => {
     await act(() => vi.advanceTimersByTimeAsync(14 * MINUTE));
     expect(reached(appEvents)).toEqual([]);
     await act(() => vi.advanceTimersByTimeAsync(MINUTE));
+    expect(reached(appEvents)).toEqual([{ type: 'SESSION.LIMIT_REACHED', playedMs: 15 * MINUTE }]);
+  });
+
+  it('ends a session at its limit however long the limit took to come: read after 5 minutes, 10 are left', async () => {
+    const { appEvents } = await renderCheck(0, 5 * MINUTE);
+    await act(() => vi.advanceTimersByTimeAsync(15 * MINUTE - 1_000));
+    expect(reached(appEvents)).toEqual([]);
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
     expect(reached(appEvents)).toEqual([{ type: 'SESSION.LIMIT_REACHED', playedMs: 15 * MINUTE }]);
   });
 

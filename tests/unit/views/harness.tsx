@@ -156,6 +156,7 @@ export interface HarnessOptions {
   copyText?: Outside['copyText'];
   /** The withdrawal's Idempotency-Keys (default: random). */
   newIdempotencyKey?: Outside['newIdempotencyKey'];
+  readClock?: Outside['readClock'];
   /** The share sheet (default: none, it rejects). */
   share?: Outside['share'];
   /** The server's clock (default: the device's). */
@@ -253,6 +254,7 @@ export function renderWithServices(ui: ReactElement, options: HarnessOptions = {
     live: options.live ?? { subscribe: () => () => undefined },
     copyText: options.copyText ?? (() => Promise.reject(new Error('no clipboard in this test'))),
     newIdempotencyKey: options.newIdempotencyKey ?? (async () => crypto.randomUUID()),
+    ...(options.readClock ? { readClock: options.readClock } : {}),
     share: options.share ?? (() => Promise.reject(new Error('no share sheet in this test'))),
     ...(options.serverNow ? { serverNow: options.serverNow } : {}),
     inspect: (event) => {
