@@ -158,7 +158,7 @@ describe('wrong passwords', () => {
 
   it('cost an unknown login a password hash too, as long as a known account\'s wrong password', async () => {
     // A dear hash (about 20 times the tests' usual), so that its time stands well above the rest of a login.
-    const costly = await startTestServer({ PASSWORD_HASH_MEMORY_KIB: '4096', PASSWORD_HASH_ITERATIONS: '12' }, { db });
+    const costly = await startTestServer({ PASSWORD_HASH_MEMORY_KIB: '4096', PASSWORD_HASH_ITERATIONS: '40' }, { db });
     try {
       const { payload } = await registeredPlayer(costly);
       const time = async (email: string) => {
