@@ -22,8 +22,11 @@ const throttle = Number(values.throttle);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'casino-bench-grid-'));
 const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--games', String(games)], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
-if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stdout}${seeded.stderr}`);
-const server = await startProductServer({ DATA_DIR: dataDir, RATE_LIMIT: 'off' });
+if (seeded.status !== 0) {
+  rmSync(dataDir, { recursive: true, force: true });
+  throw new Error(`seeding failed: ${seeded.stdout}${seeded.stderr}`);
+}
+const server = await startProductServer({ RATE_LIMIT: 'off' }, dataDir);
 const browser = await chromium.launch(await browserLaunchOptions());
 try {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -66,5 +69,4 @@ try {
 } finally {
   await browser.close();
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

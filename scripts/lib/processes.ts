@@ -50,11 +50,11 @@ export interface ProductServer {
 }
 
 /**
- * The product as `npm start` runs it (the SPA must be built already), on a free port and a fresh
- * embedded database that goes with it: for the browser tests and the web audit.
+ * The product as `npm start` runs it (the SPA must be built already), on a free port and the embedded
+ * database of `dataDir` (a fresh folder unless given), which goes with it: removed when it stops or fails
+ * to start. For the browser tests and the web audit.
  */
-export async function startProductServer(env: Record<string, string> = {}): Promise<ProductServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'casino-server-'));
+export async function startProductServer(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'casino-server-'))): Promise<ProductServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, SERVER_COMMAND, {

@@ -42,7 +42,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       cpSync(dataDir, template, { recursive: true });
       project.provide('serverTemplate', template);
       // The cheapest password hashes (tests/helpers/api.ts, TEST_PASSWORD_HASHING): players are made by the dozen.
-      return startProductServer({ RATE_LIMIT: 'off', PASSWORD_HASH_MEMORY_KIB: '8', PASSWORD_HASH_ITERATIONS: '1', DATA_DIR: dataDir });
+      return startProductServer({ RATE_LIMIT: 'off', PASSWORD_HASH_MEMORY_KIB: '8', PASSWORD_HASH_ITERATIONS: '1' }, dataDir);
     }),
     browserLaunchOptions().then((options) => chromium.launchServer(options)),
   ]);
@@ -60,7 +60,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await browser.close();
     await server.stop();
-    for (const folder of [dataDir, template]) rmSync(folder, { recursive: true, force: true });
+    rmSync(template, { recursive: true, force: true });
   };
 }
 

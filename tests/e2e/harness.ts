@@ -157,19 +157,7 @@ export type { ProductServer } from '../../scripts/lib/processes.ts';
 export async function startOwnServer(env: Record<string, string>): Promise<ProductServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'casino-own-server-'));
   cpSync(inject('serverTemplate'), dataDir, { recursive: true });
-  try {
-    const server = await startProductServer({ ...env, DATA_DIR: dataDir });
-    return {
-      ...server,
-      async stop() {
-        await server.stop();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
+  return startProductServer(env, dataDir);
 }
 
 export interface ScriptLoad {
