@@ -171,7 +171,8 @@ it("keeps a player's favourite across a reload and closes a real-money game back
   await tile.waitFor();
   const name = (await tile.getAttribute('aria-label'))!;
   await tile.getByRole('button', { name: /^Add to favourites/ }).click();
-  await tile.getByRole('button', { name: /^Remove from favourites/ }).waitFor();
+  // The heart turns at once and the call follows: leaving the page before it is answered would cancel it.
+  await tile.locator('button[aria-pressed="true"][aria-busy="false"]').waitFor();
   await page.goto(`${server.url}/favourites`);
   await page.locator(`main article[aria-label="${name}"]`).waitFor();
   await page.reload();
