@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** The contract: at the project's root, or beside the built server (scripts/lib/build-server.mjs). */
-export const OPENAPI_PATH = existsSync(join(here, 'openapi.yaml')) ? join(here, 'openapi.yaml') : join(here, '..', '..', 'openapi.yaml');
+/** The contract at the project's root; a built server has it beside it, already parsed (scripts/lib/build-server.ts). */
+const OPENAPI_PATH = join(here, '..', '..', 'openapi.yaml');
+const BUILT_OPENAPI = join(here, 'openapi.json');
 
 export interface OpenApiOperation {
   operationId: string;
@@ -34,7 +35,7 @@ let cached: OpenApiDocument | undefined;
 
 /** openapi.yaml, parsed once: the routes, validation and security of the server come from it. */
 export function loadOpenApi(): OpenApiDocument {
-  cached ??= parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenApiDocument;
+  cached ??= (existsSync(BUILT_OPENAPI) ? JSON.parse(readFileSync(BUILT_OPENAPI, 'utf8')) : parse(readFileSync(OPENAPI_PATH, 'utf8'))) as OpenApiDocument;
   return cached;
 }
 
