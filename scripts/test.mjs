@@ -4,6 +4,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
+/**
+ * What the passes make once and share (tests/setup/global.ts, tests/e2e/global.ts): the server built by
+ * the first pass and its PGlite template, which the later passes take instead of building and migrating
+ * anew. Removed when this run ends, however it ends.
+ */
+const runDir = `${process.cwd()}/.tmp/npm-test-${process.pid}`;
+process.env.TEST_RUN_DIR = runDir;
+process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
 /** The compiler npm run typecheck runs (package.json). */
 const TYPESCRIPT = 'node_modules/typescript7/bin/tsc';
 const started = Date.now();

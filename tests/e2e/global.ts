@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -7,6 +7,7 @@ import { startProductServer } from '../../scripts/lib/processes.ts';
 import { openDb } from '../../server/db/db.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedReferenceData } from '../../server/db/seed.ts';
+import { PGLITE_TEMPLATE_FILE } from '../helpers/db.ts';
 import { browserLaunchOptions, type KeyedGame } from './harness.ts';
 
 declare module 'vitest' {
@@ -64,12 +65,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** Migrates and seeds the server's database in `dataDir`; answers two real-money desktop games with their provider's wallet key. */
+/**
+ * Makes the server's database in `dataDir`, migrated and seeded: loaded from the server tests' template
+ * when npm test's first pass left one (tests/setup/global.ts: 1 s of CPU against 6 to migrate and seed),
+ * else made here. Answers two real-money desktop games with their provider's wallet key.
+ */
 async function keyedGames(dataDir: string): Promise<KeyedGame[]> {
-  const db = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
+  const template = process.env.TEST_RUN_DIR ? join(process.env.TEST_RUN_DIR, PGLITE_TEMPLATE_FILE) : '';
+  const loaded = template !== '' && existsSync(template);
+  const db = await openDb({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), ...(loaded ? { loadFrom: new Blob([readFileSync(template)]) } : {}) });
   try {
-    await migrate(db);
-    await seedReferenceData(db);
+    if (!loaded) {
+      await migrate(db);
+      await seedReferenceData(db);
+    }
     const rows = await db.query<{ id: number; name: string; wallet_secret: string }>(
       `SELECT DISTINCT ON (g.name) g.id, g.name, p.wallet_secret FROM games g JOIN providers p ON p.id = g.provider_id
        WHERE g.active AND p.active AND 'desktop' = ANY (g.devices) ORDER BY g.name, g.id LIMIT 2`,

@@ -25,6 +25,9 @@ export async function addNotification(db: Queryable, userId: number, title: stri
 }
 
 /** The tarball of a migrated, seeded PGlite data folder. */
+/** The name of the template's dump in a run's folder (tests/setup/global.ts). */
+export const PGLITE_TEMPLATE_FILE = 'pglite-template.tar';
+
 export async function buildPGliteTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   const db = await openDb({ kind: 'pglite' });
   await migrate(db);

@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildServer } from '../../scripts/lib/build-server.ts';
-import { buildPGliteTemplate, preparePostgresTemplate } from '../helpers/db.ts';
+import { buildPGliteTemplate, PGLITE_TEMPLATE_FILE, preparePostgresTemplate } from '../helpers/db.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,18 +20,24 @@ declare module 'vitest' {
  * folders of this run's own, so two runs side by side in one checkout do not meet.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  const dir = resolve('.tmp', `run-${process.pid}`);
+  // npm test's folder (scripts/test.mjs, TEST_RUN_DIR): a pass after the first finds the server built, and
+  // the browser tests the PGlite template; npm test removes it at its end.
+  const shared = process.env.TEST_RUN_DIR;
+  const dir = shared ?? resolve('.tmp', `run-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  const serverBuild = await buildServer(join(dir, 'server'));
+  const built = join(dir, 'server');
+  const serverBuild = shared && existsSync(join(built, 'main.js')) ? built : await buildServer(built);
   project.provide('serverBuild', serverBuild);
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     await preparePostgresTemplate(url);
     project.provide('pgliteTemplate', '');
   } else {
-    const file = join(dir, 'pglite-template.tar');
+    const file = join(dir, PGLITE_TEMPLATE_FILE);
     writeFileSync(file, await buildPGliteTemplate());
     project.provide('pgliteTemplate', file);
   }
-  return () => rmSync(dir, { recursive: true, force: true });
+  return () => {
+    if (!shared) rmSync(dir, { recursive: true, force: true });
+  };
 }
