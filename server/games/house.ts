@@ -355,30 +355,48 @@ async function insertRound(
 /** A round just written: its row id and the ids its wallet calls carry. */
 type PlacedRound = Pick<RoundRow, 'id' | 'round_id' | 'bet_transaction_id'>;
 
+type Draw = { outcome: Json; state: 'settling' | 'open'; multiplier: string | null; payout: bigint | null };
+
+/** Times a draw is made again when another round took the nonce it was made with (or a rotation revealed its pair). */
+const DRAW_ATTEMPTS = 100;
+
 /**
- * Writes a real-money round's draw once its bet is taken, in the transaction that took its nonce, and answers
- * the round as {@link roundById} reads it. A round no longer betting was rolled back meanwhile by a later call
- * that took it for stale: the bet came back, nothing is played, and GAME_WALLET_UNAVAILABLE rolls the
- * transaction back (its nonce is not taken).
+ * Draws a real-money round once its bet is taken and writes the draw with the nonce it took, in one
+ * statement: the draw is made with the active pair's next nonce as read, and written only while the round
+ * is still betting and that nonce still the pair's next, which the same statement then takes. A round no
+ * longer betting was rolled back meanwhile by a later call that took it for stale: the bet came back,
+ * nothing is played, no nonce is taken, and the answer is GAME_WALLET_UNAVAILABLE. A nonce another round of
+ * the player's took first (or a pair a rotation revealed) is read again and the round drawn anew.
  */
-async function writeDraw(
-  tx: Queryable,
-  id: number,
-  ref: SeedPairLike,
-  draw: { outcome: Json; state: 'settling' | 'open'; multiplier: string | null; payout: bigint | null },
-  now: Date,
-): Promise<RoundRow> {
-  const row = await maybeOne<RoundRow>(
-    tx,
-    `UPDATE house_rounds r SET seed_pair_id = sp.id, nonce = $3, outcome = $4, multiplier = $5, payout = $6, state = $7,
-       win_transaction_id = r.round_id || ':win', updated_at = $8
-     FROM house_seed_pairs sp WHERE r.id = $1 AND r.state = 'betting' AND r.rollback_transaction_id IS NULL AND sp.id = $2
-     RETURNING ${ROUND_COLUMNS}`,
-    [id, ref.id, ref.nonce, JSON.stringify(draw.outcome), draw.multiplier, draw.payout === null ? null : formatAmount(draw.payout), draw.state, now],
-    { prepared: 'house_round_drawn' },
-  );
-  if (!row) throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
-  return row;
+async function drawRound(hc: HouseContext, session: HouseSession, id: number, draw: (pair: SeedPair) => Promise<Draw>): Promise<RoundRow> {
+  for (let attempt = 0; attempt < DRAW_ATTEMPTS; attempt++) {
+    const now = hc.now();
+    const pair = await activePair(hc.db, ownerOf(session), now);
+    const drawn = await draw({ serverSeed: pair.server_seed, clientSeed: pair.client_seed, nonce: pair.next_nonce });
+    const row = await maybeOne<{ betting: number } & Partial<RoundRow>>(
+      hc.db,
+      `WITH betting AS (
+         SELECT id FROM house_rounds WHERE id = $1 AND state = 'betting' AND rollback_transaction_id IS NULL FOR UPDATE
+       ), taken AS (
+         UPDATE house_seed_pairs sp SET next_nonce = sp.next_nonce + 1 FROM betting
+         WHERE sp.id = $2 AND sp.next_nonce = $3 AND sp.revealed_at IS NULL RETURNING sp.id, sp.server_seed_hash, sp.client_seed
+       ), drawn AS (
+         UPDATE house_rounds r SET seed_pair_id = sp.id, nonce = $3, outcome = $4, multiplier = $5, payout = $6, state = $7,
+           win_transaction_id = r.round_id || ':win', updated_at = $8
+         FROM taken sp WHERE r.id = $1
+         RETURNING ${ROUND_COLUMNS}
+       )
+       SELECT b.id AS betting, d.* FROM betting b LEFT JOIN drawn d ON true`,
+      [id, pair.id, pair.next_nonce, JSON.stringify(drawn.outcome), drawn.multiplier, drawn.payout === null ? null : formatAmount(drawn.payout), drawn.state, now],
+      { prepared: 'house_round_drawn_with_nonce' },
+    );
+    if (!row) throw new HouseGameError('GAME_WALLET_UNAVAILABLE');
+    if (row.id !== null && row.id !== undefined) {
+      const { betting: _, ...round } = row;
+      return round as RoundRow;
+    }
+  }
+  throw new Error(`no nonce taken for house round ${id} after ${DRAW_ATTEMPTS} attempts`);
 }
 
 interface SeedPairLike {
@@ -425,7 +443,7 @@ async function voidRound(db: Queryable, id: number, code: string, now: Date): Pr
 async function rollBackBet(hc: HouseContext, session: HouseSession, round: Pick<RoundRow, 'id' | 'round_id' | 'bet_transaction_id'>): Promise<boolean> {
   const transactionId = `${round.round_id}:rollback`;
   // Claimed in one statement, and only while the round is still betting: once its draw is written (the bet
-  // was taken and the round played), it is not rolled back; once claimed, its draw is refused (writeDraw).
+  // was taken and the round played), it is not rolled back; once claimed, its draw is refused (drawRound).
   const claimed = await hc.db.query(
     "UPDATE house_rounds SET rollback_transaction_id = $2, updated_at = $3 WHERE id = $1 AND state = 'betting' RETURNING id",
     [round.id, transactionId, hc.now()],
@@ -552,11 +570,9 @@ export async function playInstant(
 
   await resolveUnsettled(hc, session);
   const id = await placeBet(hc, session, engine, bet, params);
-  const drawn = await hc.db.transaction(async (tx) => {
-    const now = hc.now();
-    const { pair, ref } = await drawPair(tx, session, now);
+  const drawn = await drawRound(hc, session, id, async (pair) => {
     const { outcome, multiplier } = await game.play(pair, params, session.slotSkin);
-    return writeDraw(tx, id, ref, { outcome, state: 'settling', multiplier: multiplierText(multiplier), payout: payoutOf(session, bet, multiplier) }, now);
+    return { outcome, state: 'settling', multiplier: multiplierText(multiplier), payout: payoutOf(session, bet, multiplier) };
   });
   return settledView(drawn, await sendWin(hc, session, drawn));
 }
@@ -622,12 +638,7 @@ export async function minesStart(
 
   await resolveUnsettled(hc, session);
   const id = await placeBet(hc, session, 'mines', bet, params);
-  const drawn = await hc.db.transaction(async (tx) => {
-    const now = hc.now();
-    const { pair, ref } = await drawPair(tx, session, now);
-    const mines = await minesBoard(pair, params);
-    return writeDraw(tx, id, ref, { outcome: { mines }, state: 'open', multiplier: null, payout: null }, now);
-  });
+  const drawn = await drawRound(hc, session, id, async (pair) => ({ outcome: { mines: await minesBoard(pair, params) }, state: 'open', multiplier: null, payout: null }));
   return roundView(drawn, await currentBalance(hc, session).catch(() => null));
 }
 

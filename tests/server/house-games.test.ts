@@ -258,6 +258,23 @@ describe('real money', () => {
     expect(await ltcBalance(player.user.id)).toBe('0');
   });
 
+  it("draws rounds of two games at once on the player's one pair: each takes its own nonce, none is lost", async () => {
+    const player = await fundedPlayer('2');
+    const sessions = [await realSession(player, 'dice'), await realSession(player, 'limbo')];
+    // The rounds read the pair's next nonce before writing their draws: one that finds it taken draws again.
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, k) =>
+        k % 2 === 0
+          ? dice(sessions[0]!, player, '0.1')
+          : call('housePlayLimbo', sessions[1]!, player, { amount: '0.1', target: 200 }),
+      ),
+    );
+    expect(results.map((res) => res.status)).toEqual(Array.from({ length: 16 }, () => 200));
+    const nonces = results.map((res) => res.body.data.houseRound.seeds.nonce as number).sort((a, b) => a - b);
+    expect(nonces).toEqual(Array.from({ length: 16 }, (_, k) => k));
+    expect((await table(sessions[0]!, player)).body.data.houseTable.seeds.nonce).toBe(16);
+  });
+
   it('opens one Mines round of ten started at once: the others are refused ROUND_IN_PROGRESS and charge nothing', async () => {
     const player = await fundedPlayer('1');
     const sessionId = await realSession(player, 'mines');
